@@ -1,0 +1,59 @@
+# Gnomon: the two commands a new machine needs are `make run` and `make test`.
+BUILD_DIR   ?= build
+BUILD_TYPE  ?= Release
+JOBS        ?= $(shell nproc)
+DATA_DIR    ?= var
+HTTP_ADDR   ?= 127.0.0.1:4000
+CTEST_ARGS  ?=
+CMAKE_FLAGS ?=
+
+CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
+	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
+
+.PHONY: all deps configure build run test test-fast bench asan tsan format tidy clean
+
+all: build
+
+deps:
+	@bash scripts/bootstrap.sh
+
+$(BUILD_DIR)/build.ninja:
+	$(call CMAKE_CONFIGURE,$(BUILD_DIR),$(BUILD_TYPE),)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	mkdir -p $(DATA_DIR)
+	$(BUILD_DIR)/gnomon server --data-dir $(DATA_DIR) --http-addr $(HTTP_ADDR)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# Unit tests only: the quick inner loop.
+test-fast: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L unit $(CTEST_ARGS)
+
+bench: build
+	bash scripts/bench.sh $(BUILD_DIR)
+
+asan: deps
+	$(call CMAKE_CONFIGURE,build-asan,Debug,-DGNOMON_SANITIZE=address)
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L unit
+
+tsan: deps
+	$(call CMAKE_CONFIGURE,build-tsan,Debug,-DGNOMON_SANITIZE=thread)
+	cmake --build build-tsan -j $(JOBS)
+	cd build-tsan && ctest --output-on-failure -j $(JOBS) -L unit
+
+format:
+	find src tools test bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+tidy: configure
+	find src -name '*.cc' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	rm -rf $(BUILD_DIR) build-asan build-tsan

@@ -1,0 +1,34 @@
+// Wall-clock time and RFC 3339 formatting of int64 nanosecond timestamps (UTC).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gnomon {
+
+constexpr int64_t kNanosPerMicro = 1000;
+constexpr int64_t kNanosPerMilli = 1000 * kNanosPerMicro;
+constexpr int64_t kNanosPerSecond = 1000 * kNanosPerMilli;
+constexpr int64_t kNanosPerMinute = 60 * kNanosPerSecond;
+constexpr int64_t kNanosPerHour = 60 * kNanosPerMinute;
+constexpr int64_t kNanosPerDay = 24 * kNanosPerHour;
+
+// Nanoseconds since the Unix epoch from the system clock.
+int64_t NowNanos();
+
+// Floor division that rounds toward negative infinity (times before 1970 bucket correctly).
+inline int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// "2023-06-11T00:00:10Z", with the fraction trimmed to the digits it needs
+// ("…:10.5Z", "…:10.000001Z"). Appends to *out.
+void AppendRfc3339(std::string* out, int64_t nanos);
+std::string FormatRfc3339(int64_t nanos);
+
+// Days since 1970-01-01 for a proleptic Gregorian date, and back (Howard Hinnant's algorithms).
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d);
+void CivilFromDays(int64_t days, int64_t* y, unsigned* m, unsigned* d);
+
+}  // namespace gnomon

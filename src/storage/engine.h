@@ -1,0 +1,119 @@
+// Engine: the storage engine's public face. Owns the databases under one data directory: their
+// catalogs, series registries, WALs, memtables, segments and background flush/compaction.
+// Thread-safe: any number of concurrent writers and readers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/base/result.h"
+#include "src/base/status.h"
+#include "src/port/env.h"
+#include "src/storage/scan.h"
+#include "src/storage/write_batch.h"
+
+namespace gnomon::storage {
+
+enum class WalSyncMode {
+  kFsync,  // every acknowledged write is on stable storage (group commit shares one fsync)
+  kNone,   // writes reach the OS page cache only: survive a process crash, not a power loss
+};
+
+struct EngineOptions {
+  std::string data_dir;
+  port::Env* env = nullptr;  // nullptr: port::Env::Default()
+  WalSyncMode wal_sync = WalSyncMode::kFsync;
+  // Memtables of all tables together; past it the largest is frozen and flushed.
+  size_t memtable_budget_bytes = 512ull << 20;
+  // Width of a time partition (one segment set per table and partition).
+  int64_t partition_duration_ns = 24ll * 3600 * 1000000000;
+  // Server-wide retention (0 = keep forever); a database may set its own.
+  int64_t retention_ns = 0;
+  // A partition with at least this many segments is compacted into one.
+  int compaction_trigger_segments = 4;
+  // Run flush and compaction on background threads (tests may turn this off and call Flush()).
+  bool background_work = true;
+};
+
+struct WriteOptions {
+  // Per-request override of EngineOptions::wal_sync (InfluxDB v3 `no_sync=true`).
+  bool sync = true;
+  // Keep the good rows of a batch whose other rows conflict with the schema (v3 accept_partial).
+  bool accept_partial = false;
+};
+
+struct RowError {
+  uint32_t line;  // source line of the rejected row
+  std::string reason;
+};
+
+struct WriteOutcome {
+  size_t rows_written = 0;
+  std::vector<RowError> rejected;  // only with accept_partial
+};
+
+struct DatabaseOptions {
+  int64_t retention_ns = 0;  // 0: the server-wide default
+};
+
+struct ColumnInfo {
+  std::string name;
+  enum class Kind : uint8_t { kTime, kTag, kField } kind;
+  ValueType type;  // kTimestamp for time, kString for tags
+};
+
+struct TableInfo {
+  std::string name;
+  std::vector<ColumnInfo> columns;  // time first, then tags (sorted), then fields (first-write order)
+};
+
+struct EngineStats {
+  uint64_t rows_written = 0;
+  uint64_t series = 0;
+  uint64_t memtable_bytes = 0;
+  uint64_t segment_files = 0;
+  uint64_t segment_bytes = 0;
+  uint64_t wal_bytes = 0;
+};
+
+class Engine {
+ public:
+  // Opens (creating if needed) the data directory, replays WALs, rebuilds caches.
+  static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options);
+  virtual ~Engine() = default;
+
+  // Applies `batch` to its database (created on first write). All-or-nothing unless
+  // options.accept_partial: then rows whose field types conflict are rejected and listed.
+  // On return with ok status the rows are durable (per sync mode) and visible to every reader.
+  virtual Result<WriteOutcome> Write(const WriteBatch& batch, const WriteOptions& options) = 0;
+
+  virtual Status CreateDatabase(const std::string& name, const DatabaseOptions& options) = 0;
+  virtual Status DropDatabase(const std::string& name) = 0;
+  virtual std::vector<std::string> ListDatabases() = 0;
+  virtual bool DatabaseExists(const std::string& name) = 0;
+
+  virtual Result<std::vector<std::string>> ListTables(const std::string& database) = 0;
+  virtual Result<TableInfo> DescribeTable(const std::string& database, const std::string& table) = 0;
+  virtual Status DropTable(const std::string& database, const std::string& table) = 0;
+  // Deletes the rows of `table` in [min_time, max_time] of the given series (all when nullopt).
+  virtual Status DeleteRows(const std::string& database, const std::string& table,
+                            const std::optional<std::vector<SeriesId>>& series, int64_t min_time,
+                            int64_t max_time) = 0;
+
+  // A consistent read view of one table (memtables + segments at the time of the call).
+  virtual Result<std::unique_ptr<TableReader>> OpenTable(const std::string& database,
+                                                         const std::string& table) = 0;
+
+  // Freezes all memtables and writes them to segments; then truncates the WALs.
+  virtual Status Flush() = 0;
+  // Merges each partition's segments into one.
+  virtual Status Compact() = 0;
+  virtual EngineStats Stats() = 0;
+  // Stops background work, flushes, closes files. Idempotent; the destructor calls it.
+  virtual Status Close() = 0;
+};
+
+}  // namespace gnomon::storage

@@ -1,0 +1,128 @@
+// The narrow interface the query layer reads storage through: series of one table (with an
+// inverted tag index and a last-value cache), and scans that yield column batches or, where a
+// stored block needs no merging, that block's statistics instead of its rows.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/base/status.h"
+#include "src/base/value_type.h"
+#include "src/storage/write_batch.h"
+
+namespace gnomon::storage {
+
+// Identifies a series within its table; dense, assigned in first-write order, persistent.
+using SeriesId = uint32_t;
+
+struct TableInfo;
+
+// A typed column of a ColumnBatch; exactly one of the data pointers is set, per `type`.
+struct ColumnVector {
+  ValueType type = ValueType::kNull;
+  const double* f64 = nullptr;
+  const int64_t* i64 = nullptr;
+  const uint64_t* u64 = nullptr;
+  const uint8_t* b = nullptr;  // 0 or 1
+  const std::string_view* str = nullptr;
+  // One byte per row, 1 = has a value. nullptr: every row has a value.
+  const uint8_t* validity = nullptr;
+
+  bool IsValid(size_t row) const { return validity == nullptr || validity[row] != 0; }
+};
+
+// Consecutive rows of one series, in time order (descending for newest-first scans), each time
+// unique. Pointers are valid only during the ScanConsumer callback.
+struct ColumnBatch {
+  SeriesId series = 0;
+  size_t rows = 0;
+  const int64_t* times = nullptr;
+  std::vector<ColumnVector> columns;  // in ScanSpec::columns order
+};
+
+// Statistics of one column over a block of rows.
+struct ColumnStats {
+  uint32_t count = 0;  // rows with a value
+  // For numeric and bool columns (bool as 0/1); sum of int columns is exact while it fits.
+  double min = 0, max = 0, sum = 0;
+  int64_t imin = 0, imax = 0;  // exact for int64 columns
+  bool has_numeric = false;
+};
+
+// A block of rows of one series offered in place of its rows: rows_count rows whose times lie in
+// [min_time, max_time], all inside the scan's time range, none duplicated by another source.
+struct BlockStatsView {
+  SeriesId series = 0;
+  uint32_t rows = 0;
+  int64_t min_time = 0;
+  int64_t max_time = 0;
+  int64_t first_time = 0;  // == min_time; kept for clarity at call sites
+  int64_t last_time = 0;
+  std::vector<ColumnStats> columns;  // in ScanSpec::columns order
+};
+
+struct ScanSpec {
+  std::vector<SeriesId> series;  // ascending; the series to read
+  int64_t min_time = std::numeric_limits<int64_t>::min();  // inclusive
+  int64_t max_time = std::numeric_limits<int64_t>::max();  // inclusive
+  std::vector<std::string> columns;  // field column names; unknown names read as all-NULL
+  bool newest_first = false;  // per series, deliver rows newest first
+  bool offer_stats = false;   // call OnBlockStats before decoding blocks that qualify
+};
+
+class ScanConsumer {
+ public:
+  virtual ~ScanConsumer() = default;
+  // Returns false to stop the scan early (e.g. a LIMIT is satisfied).
+  virtual bool OnBatch(const ColumnBatch& batch) = 0;
+  // Returns true if the statistics were used; then the block's rows are not delivered.
+  virtual bool OnBlockStats(const BlockStatsView& stats) { return false; }
+};
+
+struct ScanMetrics {
+  uint64_t series_scanned = 0;
+  uint64_t blocks_decoded = 0;
+  uint64_t blocks_from_stats = 0;
+  uint64_t blocks_pruned = 0;
+  uint64_t rows_produced = 0;
+  uint64_t segments_opened = 0;
+};
+
+// Per series: the latest row's time and the latest value of every field (NULL if never written).
+struct LastRow {
+  int64_t time = 0;
+  std::vector<FieldValue> values;  // FieldValue::field indexes TableInfo field order (0-based
+                                   // among fields); strings in `strings`
+  std::string strings;
+};
+
+// A consistent view of one table at the moment it was opened. Thread-safe for concurrent Scans.
+class TableReader {
+ public:
+  virtual ~TableReader() = default;
+
+  virtual const TableInfo& Info() const = 0;
+  virtual size_t SeriesCount() const = 0;
+  // REQUIRES: id < SeriesCount().
+  virtual const TagSet& SeriesTags(SeriesId id) const = 0;
+  // Value of tag `key` for series `id`, empty if the series lacks that tag.
+  virtual std::string_view SeriesTag(SeriesId id, std::string_view key) const = 0;
+  // Ascending ids of the series with tag key=value (inverted index).
+  virtual std::vector<SeriesId> SeriesWithTag(std::string_view key,
+                                              std::string_view value) const = 0;
+  // Distinct values of a tag key, sorted.
+  virtual std::vector<std::string> TagValues(std::string_view key) const = 0;
+  // Bounds of all data in the table (min > max when empty).
+  virtual void TimeRange(int64_t* min_time, int64_t* max_time) const = 0;
+
+  // The last-value cache. Returns false if the series has no rows.
+  virtual bool LastRowOf(SeriesId id, LastRow* out) const = 0;
+
+  virtual Status Scan(const ScanSpec& spec, ScanConsumer* consumer,
+                      ScanMetrics* metrics) const = 0;
+};
+
+}  // namespace gnomon::storage

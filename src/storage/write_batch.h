@@ -1,0 +1,116 @@
+// WriteBatch: the unit of ingest. One request's rows, grouped by table, with each table's distinct
+// series and field columns listed once. Built by the ingest layer (line protocol), logged to the
+// WAL as one record, applied to memtables atomically.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "src/base/hash.h"
+#include "src/base/value_type.h"
+
+namespace gnomon::storage {
+
+struct Tag {
+  std::string key;
+  std::string value;
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+// A series' identity inside its table: tags sorted by key, keys unique, values non-empty.
+using TagSet = std::vector<Tag>;
+
+struct FieldDef {
+  std::string name;
+  ValueType type;  // kFloat64, kInt64, kUInt64, kBool or kString
+};
+
+// One field value of one row. Strings live in TableBatch::strings.
+struct FieldValue {
+  uint32_t field;  // index into TableBatch::fields
+  union {
+    double f64;
+    int64_t i64;
+    uint64_t u64;
+    bool b;
+    struct {
+      uint32_t offset;
+      uint32_t length;
+    } str;
+  };
+};
+
+struct Row {
+  uint32_t series;       // index into TableBatch::series
+  int64_t time;          // nanoseconds since the Unix epoch, UTC
+  uint32_t value_begin;  // values[value_begin, value_begin + value_count)
+  uint32_t value_count;
+  uint32_t line;         // 1-based source line, for error reports (0 when unknown)
+};
+
+class TableBatch {
+ public:
+  explicit TableBatch(std::string name) : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  const std::vector<FieldDef>& fields() const { return fields_; }
+  const std::vector<TagSet>& series() const { return series_; }
+  const std::vector<Row>& rows() const { return rows_; }
+  const std::vector<FieldValue>& values() const { return values_; }
+  std::string_view StringValue(const FieldValue& v) const {
+    return std::string_view(strings_).substr(v.str.offset, v.str.length);
+  }
+
+  // Index of a series; `tags` must already be canonical (sorted by key, unique keys).
+  uint32_t AddSeries(TagSet tags);
+  // Index of field `name`. Returns false (and leaves *index) if it was added with another type.
+  bool FindOrAddField(std::string_view name, ValueType type, uint32_t* index);
+
+  // Row building: BeginRow, then Add*Value for each field, then nothing more (rows are contiguous).
+  void BeginRow(uint32_t series, int64_t time, uint32_t line);
+  void AddFloat(uint32_t field, double v);
+  void AddInt(uint32_t field, int64_t v);
+  void AddUInt(uint32_t field, uint64_t v);
+  void AddBool(uint32_t field, bool v);
+  void AddString(uint32_t field, std::string_view v);
+  // Drops the last row (and its values); used when a line turns out to be bad halfway through.
+  void DropLastRow();
+
+  size_t ApproximateBytes() const;
+
+ private:
+  std::string name_;
+  std::vector<FieldDef> fields_;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> field_index_;
+  std::vector<TagSet> series_;
+  std::vector<Row> rows_;
+  std::vector<FieldValue> values_;
+  std::string strings_;
+};
+
+class WriteBatch {
+ public:
+  WriteBatch() = default;
+  explicit WriteBatch(std::string database) : database_(std::move(database)) {}
+
+  const std::string& database() const { return database_; }
+  void set_database(std::string db) { database_ = std::move(db); }
+
+  // The batch for `table`, created on first use. Pointers stay valid while the batch lives.
+  TableBatch* Table(std::string_view table);
+  const std::vector<std::unique_ptr<TableBatch>>& tables() const { return tables_; }
+  size_t RowCount() const;
+  bool empty() const { return RowCount() == 0; }
+
+ private:
+  std::string database_;
+  std::vector<std::unique_ptr<TableBatch>> tables_;
+  std::unordered_map<std::string, TableBatch*, StringHash, std::equal_to<>> by_name_;
+};
+
+}  // namespace gnomon::storage

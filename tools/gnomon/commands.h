@@ -1,0 +1,15 @@
+// Subcommand registration: each verb lives in its own *_command.cc and registers itself here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gnomon::tools {
+
+void RegisterCommands(CLI::App& app);
+// The exit code set by the subcommand that ran.
+int ExitCode();
+void SetExitCode(int code);
+
+void RegisterVersionCommand(CLI::App& app);
+
+}  // namespace gnomon::tools
