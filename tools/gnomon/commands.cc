@@ -10,6 +10,7 @@ void SetExitCode(int code) { exit_code = code; }
 
 void RegisterCommands(CLI::App& app) {
   RegisterVersionCommand(app);
+  RegisterBenchCommand(app);
 }
 
 }  // namespace gnomon::tools

@@ -11,5 +11,6 @@ int ExitCode();
 void SetExitCode(int code);
 
 void RegisterVersionCommand(CLI::App& app);
+void RegisterBenchCommand(CLI::App& app);
 
 }  // namespace gnomon::tools
