@@ -1,0 +1,34 @@
+// The general-purpose stage: zstd or lz4 over a codec's payload, kept only where it pays.
+//
+// Stored form of a compressed payload: [raw length: varint][zstd frame | lz4 block].
+// The codec kernels leave byte-aligned, skewed streams (e.g. small zigzag deltas one per byte) for zstd's
+// Huffman literals to entropy-code; bit-packed payloads rarely shrink further and stay uncompressed.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "src/base/status.h"
+#include "src/encoding/codec_tag.h"
+
+namespace gnomon::encoding {
+
+// A compressed payload never expands more than this when decompressed; the encoder refuses better
+// ratios (the codecs handle such data: constant, RLE, dictionary) so the decoder can bound the buffer it
+// allocates for a hostile size.
+inline constexpr size_t kMaxExpansion = 1024;
+
+// Compresses `payload` with zstd and lz4; returns the one kept (lz4 when nearly as small, as it decodes
+// faster) and its stored form in *stored, or kNone (stored untouched) when neither saves >= 10%.
+// Payloads under 32 bytes are not tried.
+Compression CompressPayload(std::string_view payload, std::string* stored);
+
+// The stored form of `payload` under `compression` (zstd or lz4), whether or not it pays. For tests and
+// tools that need a particular form; encoders use CompressPayload.
+std::string CompressWith(Compression compression, std::string_view payload);
+
+// Replaces *raw with the decompressed payload. Corruption when the stored form is truncated, declares an
+// implausible size, fails to decompress, or decompresses to a different size than declared.
+Status DecompressPayload(Compression compression, std::string_view stored, std::string* raw);
+
+}  // namespace gnomon::encoding
