@@ -1,0 +1,152 @@
+#include "src/index/series_index.h"
+
+#include <algorithm>
+
+#include "src/base/hash.h"
+
+namespace gnomon::index {
+
+bool SeriesIndex::Matches(SeriesId id, std::span<const TagRef> tags) const {
+  const uint32_t* run = series_[id];
+  const uint32_t* keyset = keysets_[run[0]];
+  if (keyset[0] != tags.size()) return false;
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const TagKey& k = *keys_[keyset[1 + i]];
+    if (k.name() != tags[i].key || k.Value(run[1 + i]) != tags[i].value) return false;
+  }
+  return true;
+}
+
+std::optional<SeriesId> SeriesIndex::Find(uint64_t hash, std::span<const TagRef> tags) const {
+  return series_index_.Find(hash, [&](uint32_t id) { return Matches(id, tags); });
+}
+
+std::optional<uint32_t> SeriesIndex::FindKey(std::string_view key) const {
+  return key_index_.Find(Hash64(key), [&](uint32_t id) { return keys_[id]->name() == key; });
+}
+
+const PostingList* SeriesIndex::Postings(std::string_view key, std::string_view value) const {
+  auto k = FindKey(key);
+  if (!k) return nullptr;
+  const TagKey& tag_key = *keys_[*k];
+  auto v = tag_key.FindValue(value, Hash64(value));
+  if (!v) return nullptr;
+  return &tag_key.postings(*v);
+}
+
+std::vector<std::string> SeriesIndex::SortedKeyNames() const {
+  std::vector<std::string> out;
+  out.reserve(keys_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) out.emplace_back(keys_[k]->name());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> SeriesIndex::SortedValues(std::string_view key) const {
+  std::vector<std::string> out;
+  auto k = FindKey(key);
+  if (!k) return out;
+  const TagKey& tag_key = *keys_[*k];
+  out.reserve(tag_key.value_count());
+  for (uint32_t v = 0; v < tag_key.value_count(); ++v) out.emplace_back(tag_key.Value(v));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<uint32_t> SeriesIndex::ValueCounts() const {
+  std::vector<uint32_t> counts(keys_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) counts[k] = keys_[k]->value_count();
+  return counts;
+}
+
+size_t SeriesIndex::MemoryUsage() const {
+  size_t bytes = sizeof(*this) + arena_.MemoryUsage() + keys_.MemoryUsage() +
+                 key_owners_.capacity() * sizeof(key_owners_[0]) + key_index_.MemoryUsage() +
+                 keysets_.MemoryUsage() + keyset_index_.MemoryUsage() + series_.MemoryUsage() +
+                 series_index_.MemoryUsage();
+  for (const auto& k : key_owners_) bytes += k->MemoryUsage();
+  return bytes;
+}
+
+uint32_t SeriesIndex::InternKey(std::string_view name) {
+  uint64_t h = Hash64(name);
+  if (auto id = key_index_.Find(h, [&](uint32_t id) { return keys_[id]->name() == name; })) {
+    return *id;
+  }
+  auto id = static_cast<uint32_t>(keys_.size());
+  key_owners_.push_back(std::make_unique<TagKey>(arena_.CopyString(name)));
+  keys_.push_back(key_owners_.back().get());
+  key_index_.Insert(h, id);
+  return id;
+}
+
+uint32_t SeriesIndex::InternKeyset(std::span<const uint32_t> key_ids) {
+  uint64_t h = Hash64(key_ids.data(), key_ids.size_bytes());
+  auto found = keyset_index_.Find(h, [&](uint32_t id) {
+    const uint32_t* ks = keysets_[id];
+    return ks[0] == key_ids.size() && std::equal(key_ids.begin(), key_ids.end(), ks + 1);
+  });
+  if (found) return *found;
+  uint32_t* run = arena_.AllocateU32(1 + key_ids.size());
+  run[0] = static_cast<uint32_t>(key_ids.size());
+  std::copy(key_ids.begin(), key_ids.end(), run + 1);
+  auto id = static_cast<uint32_t>(keysets_.size());
+  keysets_.push_back(run);
+  keyset_index_.Insert(h, id);
+  return id;
+}
+
+SeriesId SeriesIndex::AddInterned(uint64_t hash, uint32_t keyset,
+                                  std::span<const uint32_t> key_ids,
+                                  std::span<const uint32_t> value_ids) {
+  GNOMON_CHECK(series_.size() < kMaxSeries);
+  uint32_t* run = arena_.AllocateU32(1 + value_ids.size());
+  run[0] = keyset;
+  std::copy(value_ids.begin(), value_ids.end(), run + 1);
+  auto id = static_cast<SeriesId>(series_.size());
+  series_.push_back(run);
+  series_index_.Insert(hash, id);
+  for (size_t i = 0; i < key_ids.size(); ++i) keys_[key_ids[i]]->postings(value_ids[i]).Add(id);
+  return id;
+}
+
+SeriesId SeriesIndex::Add(uint64_t hash, std::span<const TagRef> tags) {
+  // Small fixed buffers cover real tag sets; the vector path keeps kMaxTagsPerSeries legal.
+  uint32_t key_buf[64], value_buf[64];
+  std::vector<uint32_t> key_vec, value_vec;
+  uint32_t* key_ids = key_buf;
+  uint32_t* value_ids = value_buf;
+  if (tags.size() > 64) {
+    key_vec.resize(tags.size());
+    value_vec.resize(tags.size());
+    key_ids = key_vec.data();
+    value_ids = value_vec.data();
+  }
+  for (size_t i = 0; i < tags.size(); ++i) {
+    key_ids[i] = InternKey(tags[i].key);
+    value_ids[i] = keys_[key_ids[i]]->InternValue(tags[i].value, Hash64(tags[i].value), &arena_);
+  }
+  std::span<const uint32_t> keys(key_ids, tags.size()), values(value_ids, tags.size());
+  return AddInterned(hash, InternKeyset(keys), keys, values);
+}
+
+std::string_view SeriesIndex::TagValue(SeriesId id, std::string_view key) const {
+  const uint32_t* run = series_[id];
+  const uint32_t* keyset = keysets_[run[0]];
+  // Keys of a series are sorted by name: binary search.
+  size_t lo = 0, hi = keyset[0];
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const TagKey& k = *keys_[keyset[1 + mid]];
+    int c = k.name().compare(key);
+    if (c == 0) return k.Value(run[1 + mid]);
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return {};
+}
+
+}  // namespace gnomon::index

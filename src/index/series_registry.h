@@ -1,0 +1,132 @@
+// SeriesRegistry: the persistent series dictionary and inverted tag index of one table.
+//
+// Files in the table directory (docs/format/series-registry.md):
+//   series.snap  compact snapshot of the first N series (absent until the first Checkpoint)
+//   series.log   header (first id) + one CRC-framed record per series created since
+// Open loads the snapshot, replays the log (cutting a torn tail), and keeps appending to the log.
+// New series are buffered in memory by GetOrCreate and written + fdatasync'ed by Sync.
+//
+// Durability contract for the engine: a series id may be referenced by a WAL record only after a
+// Sync() that began after GetOrCreate returned that id (created or not: another writer may have
+// created it and not yet synced). Call Sync() before *writing* such a WAL record, not only before
+// syncing it, so the WAL never reaches disk ahead of the series it names.
+//
+// Thread-safety: all methods may be called concurrently. Lookups take a shared lock; creating a
+// series takes the exclusive lock briefly (no I/O under it); Sync and Checkpoint serialise with
+// each other and do their I/O outside the lock. Tags() and TagValue() take no lock at all.
+// After an I/O error while writing the log the registry refuses to create series or sync (the
+// error is sticky) because its file no longer matches memory; reopening recovers.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <roaring/roaring.hh>
+
+#include "src/base/result.h"
+#include "src/base/status.h"
+#include "src/index/series_index.h"
+#include "src/index/series_key.h"
+#include "src/port/env.h"
+
+namespace gnomon::index {
+
+inline constexpr std::string_view kSeriesLogName = "series.log";
+inline constexpr std::string_view kSeriesSnapshotName = "series.snap";
+
+struct RegistryOptions {
+  // zstd-compress snapshots (level 1); they are ~5x smaller for TSBS-like tags.
+  bool compress_snapshot = true;
+};
+
+class SeriesRegistry {
+ public:
+  // Opens (creating if needed) the registry in `dir`. Errors: IOError, Corruption (file + offset),
+  // Unsupported (a newer format version).
+  static Result<std::unique_ptr<SeriesRegistry>> Open(port::Env* env, const std::string& dir,
+                                                      RegistryOptions options = {});
+  ~SeriesRegistry();
+  SeriesRegistry(const SeriesRegistry&) = delete;
+  SeriesRegistry& operator=(const SeriesRegistry&) = delete;
+
+  // `canonical_tags`: sorted by key, keys unique, keys and values non-empty (else
+  // InvalidArgument). Returns the existing id, or assigns the next dense id and buffers its log
+  // record. *created (may be null) says whether it was new.
+  Result<SeriesId> GetOrCreate(std::span<const TagRef> canonical_tags, bool* created = nullptr);
+  // Same, with hash == HashSeriesKey(canonical_tags) computed by the caller (the write path
+  // caches it per raw series key).
+  Result<SeriesId> GetOrCreate(uint64_t hash, std::span<const TagRef> canonical_tags,
+                               bool* created = nullptr);
+  std::optional<SeriesId> Find(std::span<const TagRef> canonical_tags) const;
+  std::optional<SeriesId> Find(uint64_t hash, std::span<const TagRef> canonical_tags) const;
+
+  // Makes every series created so far durable (append + fdatasync of the log). Cheap when
+  // nothing is pending.
+  Status Sync();
+
+  // Number of series; ids are 0 .. size()-1.
+  size_t size() const { return size_.load(std::memory_order_acquire); }
+
+  // Tags of a series as views valid until the registry is destroyed. Lock-free.
+  // REQUIRES: id < size().
+  SeriesTags Tags(SeriesId id) const;
+  // Value of tag `key` for series `id`; empty if it has no such tag. Lock-free.
+  // REQUIRES: id < size().
+  std::string_view TagValue(SeriesId id, std::string_view key) const;
+
+  // Inverted index, kept in step with GetOrCreate: the series with tag key=value.
+  Roaring SeriesWithTag(std::string_view key, std::string_view value) const;
+  // The same as ascending ids (appended to *out).
+  void AppendSeriesWithTag(std::string_view key, std::string_view value,
+                           std::vector<SeriesId>* out) const;
+  // Number of series with key=value, without materialising them.
+  uint64_t CountSeriesWithTag(std::string_view key, std::string_view value) const;
+  std::vector<std::string> TagKeys() const;                     // sorted
+  std::vector<std::string> TagValues(std::string_view key) const;  // sorted, distinct
+
+  // Writes a snapshot of all series (temporary file, fsync, rename) and starts an empty log. A
+  // crash at any point leaves a registry that reopens to the same series. No-op when the log
+  // holds no series. Concurrent GetOrCreate calls proceed meanwhile.
+  Status Checkpoint();
+
+  // Approximate heap bytes held by the in-memory registry.
+  size_t MemoryUsage() const;
+
+ private:
+  SeriesRegistry(port::Env* env, std::string dir, RegistryOptions options);
+  Status Recover();
+  Status ReplayLog(const std::string& path);
+  Status StartNewLog(uint32_t base_id);
+  // Writes `batch` to the log and fdatasyncs it. REQUIRES: sync_mu_ held.
+  Status WriteToLog(std::string_view batch, uint32_t durable_through);
+
+  port::Env* const env_;
+  const std::string dir_;
+  const std::string log_path_;
+  const std::string snapshot_path_;
+  const RegistryOptions options_;
+
+  // Guards index_ (except its lock-free reads), pending_ and bg_error_.
+  mutable std::shared_mutex mu_;
+  SeriesIndex index_;
+  std::string pending_;        // framed log records not yet handed to log_
+  Status bg_error_;            // sticky log write error
+  std::atomic<uint32_t> size_{0};
+
+  // Serialises Sync and Checkpoint; guards log_, log_base_, snapshot_series_.
+  std::mutex sync_mu_;
+  std::unique_ptr<port::WritableFile> log_;
+  uint32_t log_base_ = 0;         // id of the current log file's first record
+  uint32_t snapshot_series_ = 0;  // series in series.snap
+  std::atomic<uint32_t> durable_{0};  // ids below this are in the synced log or the snapshot
+};
+
+}  // namespace gnomon::index

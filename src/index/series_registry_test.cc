@@ -1,0 +1,331 @@
+// SeriesRegistry: lookups, persistence across reopen, checkpoints, concurrency.
+#include "src/index/series_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "src/index/index_test_util.h"
+#include "src/index/series_log.h"
+
+namespace gnomon::index {
+namespace {
+
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
+Tags HostTags(int i) {
+  std::string dc = "dc", host = "h";  // appended, not "lit" + to_string (GCC 12 -Wrestrict bug)
+  dc += std::to_string(i % 3);
+  host += std::to_string(i);
+  return {{"dc", dc}, {"host", host}, {"os", i % 2 ? "linux" : "bsd"}};
+}
+
+Tags Materialise(const SeriesTags& tags) {
+  Tags out;
+  for (TagRef t : tags) out.emplace_back(t.key, t.value);
+  return out;
+}
+
+class SeriesRegistryTest : public IndexTestDir {
+ protected:
+  std::unique_ptr<SeriesRegistry> OpenOrDie(RegistryOptions options = {}) {
+    auto r = SeriesRegistry::Open(env_, dir_, options);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? std::move(r).value() : nullptr;
+  }
+  SeriesId Create(SeriesRegistry* reg, const Tags& tags, bool* created = nullptr) {
+    auto refs = Refs(tags);
+    auto id = reg->GetOrCreate(refs, created);
+    EXPECT_TRUE(id.ok()) << id.status().ToString();
+    return id.ok() ? *id : UINT32_MAX;
+  }
+  void ExpectSeries(const SeriesRegistry& reg, int n) {
+    ASSERT_EQ(reg.size(), static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(Materialise(reg.Tags(i)), HostTags(i)) << i;
+      EXPECT_EQ(reg.Find(Refs(HostTags(i))), std::optional<SeriesId>(i));
+    }
+  }
+};
+
+TEST_F(SeriesRegistryTest, CreateLookupIdempotent) {
+  auto reg = OpenOrDie();
+  bool created = false;
+  EXPECT_EQ(Create(reg.get(), HostTags(0), &created), 0u);
+  EXPECT_TRUE(created);
+  EXPECT_EQ(Create(reg.get(), HostTags(1), &created), 1u);
+  EXPECT_TRUE(created);
+  EXPECT_EQ(Create(reg.get(), HostTags(0), &created), 0u);
+  EXPECT_FALSE(created);
+  EXPECT_EQ(reg->size(), 2u);
+  EXPECT_EQ(reg->Find(Refs(HostTags(1))), std::optional<SeriesId>(1));
+  EXPECT_EQ(reg->Find(Refs(HostTags(2))), std::nullopt);
+  EXPECT_EQ(reg->TagValue(1, "host"), "h1");
+  EXPECT_EQ(reg->TagValue(1, "dc"), "dc1");
+  EXPECT_EQ(reg->TagValue(1, "os"), "linux");
+  EXPECT_EQ(reg->TagValue(1, "rack"), "");
+  EXPECT_EQ(reg->TagValue(1, "a"), "");
+  EXPECT_EQ(reg->TagValue(1, "zz"), "");
+  EXPECT_EQ(reg->TagKeys(), (std::vector<std::string>{"dc", "host", "os"}));
+  EXPECT_EQ(reg->TagValues("os"), (std::vector<std::string>{"bsd", "linux"}));
+  EXPECT_TRUE(reg->TagValues("nope").empty());
+  EXPECT_EQ(reg->SeriesWithTag("os", "linux").cardinality(), 1u);
+  EXPECT_TRUE(reg->SeriesWithTag("os", "linux").contains(1));
+  EXPECT_EQ(reg->SeriesWithTag("os", "hurd").cardinality(), 0u);
+  std::vector<SeriesId> ids;
+  reg->AppendSeriesWithTag("os", "bsd", &ids);
+  EXPECT_EQ(ids, std::vector<SeriesId>{0});
+  EXPECT_EQ(reg->CountSeriesWithTag("dc", "dc0"), 1u);
+  // The hash overloads agree with the plain ones.
+  auto refs = Refs(HostTags(1));
+  EXPECT_EQ(reg->Find(HashSeriesKey(refs), refs), std::optional<SeriesId>(1));
+}
+
+TEST_F(SeriesRegistryTest, EmptyTagSetIsASeries) {
+  auto reg = OpenOrDie();
+  bool created;
+  EXPECT_EQ(Create(reg.get(), {}, &created), 0u);
+  EXPECT_TRUE(created);
+  EXPECT_EQ(Create(reg.get(), {}, &created), 0u);
+  EXPECT_FALSE(created);
+  EXPECT_TRUE(reg->Tags(0).empty());
+  reg.reset();
+  reg = OpenOrDie();
+  EXPECT_EQ(reg->size(), 1u);
+  EXPECT_EQ(reg->Find({}), std::optional<SeriesId>(0));
+}
+
+TEST_F(SeriesRegistryTest, RejectsNonCanonicalTags) {
+  auto reg = OpenOrDie();
+  for (const Tags& bad : std::vector<Tags>{{{"b", "1"}, {"a", "1"}},
+                                           {{"a", "1"}, {"a", "2"}},
+                                           {{"", "1"}},
+                                           {{"a", ""}},
+                                           {{"a", std::string(kMaxTagValueBytes + 1, 'v')}}}) {
+    auto r = reg->GetOrCreate(Refs(bad));
+    EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+    EXPECT_EQ(reg->Find(Refs(bad)), std::nullopt);
+  }
+  EXPECT_EQ(reg->size(), 0u);
+}
+
+TEST_F(SeriesRegistryTest, IdsDenseAndStableAcrossReopen) {
+  {
+    auto reg = OpenOrDie();
+    for (int i = 0; i < 500; ++i) ASSERT_EQ(Create(reg.get(), HostTags(i)), static_cast<SeriesId>(i));
+    ASSERT_TRUE(reg->Sync().ok());
+  }
+  auto reg = OpenOrDie();
+  ExpectSeries(*reg, 500);
+  bool created;
+  EXPECT_EQ(Create(reg.get(), HostTags(500), &created), 500u);
+  EXPECT_TRUE(created);
+  EXPECT_EQ(reg->SeriesWithTag("dc", "dc1").cardinality(), 167u);
+}
+
+TEST_F(SeriesRegistryTest, UnsyncedSeriesAreFlushedOnCleanClose) {
+  { auto reg = OpenOrDie(); Create(reg.get(), HostTags(0)); }
+  auto reg = OpenOrDie();
+  ExpectSeries(*reg, 1);
+}
+
+TEST_F(SeriesRegistryTest, CheckpointThenMoreAppendsThenReopen) {
+  for (bool compress : {false, true}) {
+    ASSERT_TRUE(env_->RemoveDirRecursive(dir_).ok());
+    RegistryOptions options{.compress_snapshot = compress};
+    {
+      auto reg = OpenOrDie(options);
+      for (int i = 0; i < 300; ++i) Create(reg.get(), HostTags(i));
+      ASSERT_TRUE(reg->Checkpoint().ok());
+      EXPECT_TRUE(env_->FileExists(Path(kSeriesSnapshotName)));
+      // The new log holds only its header.
+      EXPECT_EQ(*env_->GetFileSize(Path(kSeriesLogName)), 20u);
+      for (int i = 300; i < 350; ++i) Create(reg.get(), HostTags(i));
+      ASSERT_TRUE(reg->Sync().ok());
+    }
+    {
+      auto reg = OpenOrDie(options);
+      ExpectSeries(*reg, 350);
+      EXPECT_EQ(reg->TagValues("dc"), (std::vector<std::string>{"dc0", "dc1", "dc2"}));
+      EXPECT_EQ(reg->SeriesWithTag("os", "linux").cardinality(), 175u);
+      ASSERT_TRUE(reg->Checkpoint().ok());
+      ASSERT_TRUE(reg->Checkpoint().ok());  // nothing new: no-op
+      for (int i = 350; i < 360; ++i) Create(reg.get(), HostTags(i));
+    }
+    auto reg = OpenOrDie(options);
+    ExpectSeries(*reg, 360);
+  }
+}
+
+TEST_F(SeriesRegistryTest, CrashBetweenSnapshotAndLogResetReplaysConsistently) {
+  std::string old_log;
+  {
+    auto reg = OpenOrDie();
+    for (int i = 0; i < 40; ++i) Create(reg.get(), HostTags(i));
+    ASSERT_TRUE(reg->Sync().ok());
+    old_log = *port::ReadFileToString(env_, Path(kSeriesLogName));
+    for (int i = 40; i < 60; ++i) Create(reg.get(), HostTags(i));
+    ASSERT_TRUE(reg->Checkpoint().ok());
+  }
+  // Put back the pre-checkpoint log, as if the crash came after the snapshot's rename but before
+  // the log was replaced: its records (all below the snapshot's 60) must be skipped.
+  ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesLogName), old_log).ok());
+  {
+    auto reg = OpenOrDie();
+    ExpectSeries(*reg, 60);
+    Create(reg.get(), HostTags(60));  // appended after the stale records: id 60
+    ASSERT_TRUE(reg->Sync().ok());
+  }
+  {
+    auto reg = OpenOrDie();
+    ExpectSeries(*reg, 61);
+    ASSERT_TRUE(reg->Checkpoint().ok());  // the stale log is replaced even with nothing new
+  }
+  EXPECT_EQ(*env_->GetFileSize(Path(kSeriesLogName)), 20u);
+  auto reg = OpenOrDie();
+  ExpectSeries(*reg, 61);
+}
+
+TEST_F(SeriesRegistryTest, TornTailAtEveryOffsetOfTheLastRecord) {
+  uint64_t before_last = 0;
+  {
+    auto reg = OpenOrDie();
+    for (int i = 0; i < 5; ++i) Create(reg.get(), HostTags(i));
+    ASSERT_TRUE(reg->Sync().ok());
+    before_last = *env_->GetFileSize(Path(kSeriesLogName));
+    Create(reg.get(), HostTags(5));
+    ASSERT_TRUE(reg->Sync().ok());
+  }
+  std::string full = *port::ReadFileToString(env_, Path(kSeriesLogName));
+  for (uint64_t cut = before_last; cut < full.size(); ++cut) {
+    ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesLogName), full.substr(0, cut)).ok());
+    {
+      auto reg = OpenOrDie();
+      ASSERT_NE(reg, nullptr);
+      ExpectSeries(*reg, 5);
+      // The tail was cut on disk, so a new series lands right after the complete records.
+      EXPECT_EQ(*env_->GetFileSize(Path(kSeriesLogName)), before_last) << cut;
+      bool created;
+      EXPECT_EQ(Create(reg.get(), HostTags(5), &created), 5u);
+      EXPECT_TRUE(created);
+      ASSERT_TRUE(reg->Sync().ok());
+    }
+    auto reg = OpenOrDie();
+    ExpectSeries(*reg, 6);
+  }
+}
+
+TEST_F(SeriesRegistryTest, CorruptionIsReportedWithFileAndOffset) {
+  uint64_t second_record = 0;
+  {
+    auto reg = OpenOrDie();
+    Create(reg.get(), HostTags(0));
+    ASSERT_TRUE(reg->Sync().ok());
+    second_record = *env_->GetFileSize(Path(kSeriesLogName));
+    for (int i = 1; i < 4; ++i) Create(reg.get(), HostTags(i));
+  }
+  std::string log = *port::ReadFileToString(env_, Path(kSeriesLogName));
+  log[second_record + 12] ^= 0x01;  // inside the payload of series 1
+  ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesLogName), log).ok());
+  auto r = SeriesRegistry::Open(env_, dir_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsCorruption());
+  EXPECT_NE(r.status().message().find(Path(kSeriesLogName)), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("offset " + std::to_string(second_record)), std::string::npos)
+      << r.status().message();
+}
+
+TEST_F(SeriesRegistryTest, SnapshotCorruptionIsReported) {
+  {
+    auto reg = OpenOrDie();
+    for (int i = 0; i < 50; ++i) Create(reg.get(), HostTags(i));
+    ASSERT_TRUE(reg->Checkpoint().ok());
+  }
+  std::string snap = *port::ReadFileToString(env_, Path(kSeriesSnapshotName));
+  for (size_t at : {size_t{0}, size_t{9}, size_t{20}, snap.size() / 2, snap.size() - 1}) {
+    std::string bad = snap;
+    bad[at] ^= 0x10;
+    ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesSnapshotName), bad).ok());
+    auto r = SeriesRegistry::Open(env_, dir_);
+    ASSERT_FALSE(r.ok()) << at;
+    EXPECT_TRUE(r.status().IsCorruption() || r.status().code() == Status::Code::kUnsupported) << at;
+    EXPECT_NE(r.status().message().find(kSeriesSnapshotName), std::string::npos) << r.status().message();
+  }
+  ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesSnapshotName), snap.substr(0, snap.size() - 3)).ok());
+  EXPECT_TRUE(SeriesRegistry::Open(env_, dir_).status().IsCorruption());
+}
+
+TEST_F(SeriesRegistryTest, LogThatSkipsIdsIsCorruption) {
+  {
+    auto reg = OpenOrDie();
+    Create(reg.get(), HostTags(0));
+  }
+  // A log based at 5 with no snapshot: series 0..4 are missing.
+  ASSERT_TRUE(port::WriteFileAtomic(env_, Path(kSeriesLogName), EncodeLogHeader(5)).ok());
+  auto r = SeriesRegistry::Open(env_, dir_);
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+}
+
+TEST_F(SeriesRegistryTest, ConcurrentWritersAndReadersAgree) {
+  auto reg = OpenOrDie();
+  constexpr int kPerThread = 2000;
+  constexpr int kWriters = 3;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  // Writers overlap on purpose (each creates i in [t*1000, t*1000+2000)) so races on the same
+  // new series happen.
+  std::vector<std::vector<SeriesId>> got(kWriters, std::vector<SeriesId>(kPerThread));
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        auto tags = Refs(HostTags(t * 1000 + i));
+        auto id = reg->GetOrCreate(tags);
+        ASSERT_TRUE(id.ok());
+        got[t][i] = *id;
+        if (i % 100 == 0) {
+          ASSERT_TRUE(reg->Sync().ok());
+        }
+        if (t == 0 && i == kPerThread / 2) {
+          ASSERT_TRUE(reg->Checkpoint().ok());
+        }
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    while (!stop.load()) {
+      size_t n = reg->size();
+      for (size_t id = 0; id < n; id += 37) {
+        std::string_view host = reg->TagValue(static_cast<SeriesId>(id), "host");
+        ASSERT_FALSE(host.empty());
+        ASSERT_EQ(reg->Tags(static_cast<SeriesId>(id)).size(), 3u);
+      }
+      (void)reg->SeriesWithTag("dc", "dc1");
+      (void)reg->TagValues("host");
+    }
+  });
+  for (int t = 0; t < kWriters; ++t) threads[t].join();
+  stop = true;
+  threads.back().join();
+  const int distinct = (kWriters - 1) * 1000 + kPerThread;
+  ASSERT_EQ(reg->size(), static_cast<size_t>(distinct));
+  for (int t = 0; t < kWriters; ++t) {
+    for (int i = 0; i < kPerThread; ++i) {
+      EXPECT_EQ(Materialise(reg->Tags(got[t][i])), HostTags(t * 1000 + i));
+    }
+  }
+  ASSERT_TRUE(reg->Sync().ok());
+  reg.reset();
+  reg = OpenOrDie();
+  EXPECT_EQ(reg->size(), static_cast<size_t>(distinct));
+  for (int t = 0; t < kWriters; ++t) {
+    for (int i = 0; i < kPerThread; i += 7) {
+      EXPECT_EQ(reg->Find(Refs(HostTags(t * 1000 + i))), std::optional<SeriesId>(got[t][i]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gnomon::index
