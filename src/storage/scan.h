@@ -106,8 +106,8 @@ class TableReader {
 
   virtual const TableInfo& Info() const = 0;
   virtual size_t SeriesCount() const = 0;
-  // REQUIRES: id < SeriesCount().
-  virtual const TagSet& SeriesTags(SeriesId id) const = 0;
+  // REQUIRES: id < SeriesCount(). Tags sorted by key.
+  virtual TagSet SeriesTags(SeriesId id) const = 0;
   // Value of tag `key` for series `id`, empty if the series lacks that tag.
   virtual std::string_view SeriesTag(SeriesId id, std::string_view key) const = 0;
   // Ascending ids of the series with tag key=value (inverted index).

@@ -1,0 +1,441 @@
+#include "src/storage/engine_impl.h"
+
+#include <algorithm>
+
+#include "src/base/logging.h"
+#include "src/base/time_util.h"
+#include "src/wal/replay.h"
+
+namespace gnomon::storage {
+namespace {
+
+constexpr char kWalDir[] = "wal";
+constexpr char kDataDir[] = "db";
+
+Status ValidateName(std::string_view kind, std::string_view name) {
+  if (name.empty()) return Status::InvalidArgument(std::string(kind) + " name must not be empty");
+  if (name.size() > 255) {
+    return Status::InvalidArgument(std::string(kind) + " name longer than 255 bytes");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+  auto engine = std::make_unique<EngineImpl>(options);
+  GNOMON_RETURN_IF_ERROR(engine->Open());
+  return std::unique_ptr<Engine>(std::move(engine));
+}
+
+EngineImpl::EngineImpl(const EngineOptions& options)
+    : options_(options), env_(options.env != nullptr ? options.env : port::Env::Default()) {}
+
+EngineImpl::~EngineImpl() { (void)Close(); }
+
+Status EngineImpl::Open() {
+  if (options_.data_dir.empty()) return Status::InvalidArgument("data directory is required");
+  if (options_.partition_duration_ns <= 0) {
+    return Status::InvalidArgument("partition duration must be positive");
+  }
+  GNOMON_RETURN_IF_ERROR(env_->CreateDirs(port::JoinPath(options_.data_dir, kDataDir)));
+  GNOMON_RETURN_IF_ERROR(Recover());
+  if (options_.background_work) bg_thread_ = std::thread([this] { BackgroundLoop(); });
+  return Status::OK();
+}
+
+Status EngineImpl::Recover() {
+  GNOMON_ASSIGN_OR_RETURN(Manifest manifest, LoadManifest(env_, options_.data_dir));
+  next_file_number_ = manifest.next_file_number;
+  next_sequence_ = manifest.next_sequence;
+  wal_first_live_segment_ = manifest.wal_first_live_segment;
+  for (const ManifestDatabase& mdb : manifest.databases) {
+    auto db = std::make_unique<Database>();
+    db->name = mdb.name;
+    db->dir_name = mdb.dir_name;
+    db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), mdb.dir_name);
+    db->retention_ns = mdb.retention_ns;
+    for (const ManifestTable& mt : mdb.tables) {
+      std::string dir = port::JoinPath(db->dir, mt.dir_name);
+      GNOMON_ASSIGN_OR_RETURN(auto table, Table::Open(env_, mt.name, dir, mt.dir_name, &mt));
+      // Segment files the manifest does not list are leftovers of an interrupted flush.
+      GNOMON_ASSIGN_OR_RETURN(auto children, env_->GetChildren(dir));
+      for (const std::string& child : children) {
+        if (child.size() < 5 || child.substr(child.size() - 4) != ".seg") continue;
+        uint64_t number = std::strtoull(child.c_str(), nullptr, 10);
+        bool live = std::any_of(mt.segments.begin(), mt.segments.end(),
+                                [&](const ManifestSegment& s) { return s.file_number == number; });
+        if (!live) {
+          GNOMON_LOG_WARN("removing unlisted segment file {}", port::JoinPath(dir, child));
+          (void)env_->RemoveFile(port::JoinPath(dir, child));
+        }
+      }
+      GNOMON_RETURN_IF_ERROR(table->RebuildLastValues());
+      db->tables.emplace(mt.name, std::move(table));
+    }
+    databases_.emplace(mdb.name, std::move(db));
+  }
+
+  const std::string wal_dir = port::JoinPath(options_.data_dir, kWalDir);
+  GNOMON_RETURN_IF_ERROR(env_->CreateDirs(wal_dir));
+  replaying_ = true;
+  wal::ReplayOptions replay_options;
+  replay_options.min_segment = wal_first_live_segment_.load();
+  auto report = wal::ReplayWal(env_, wal_dir, replay_options, [this](std::string_view record, uint64_t) {
+    return ApplyRecord(record);
+  });
+  replaying_ = false;
+  if (!report.ok()) return report.status().WithContext("WAL replay");
+  if (report->truncated) {
+    GNOMON_LOG_WARN("WAL: cut a torn or corrupt tail in {} at offset {}: {}", report->truncated_file,
+                    report->truncated_offset, report->detail);
+  }
+  GNOMON_LOG_INFO("recovered {} databases; replayed {} WAL records ({} bytes)", databases_.size(),
+                  report->records, report->bytes);
+
+  wal::WalOptions wal_options;
+  wal_options.env = env_;
+  wal_options.dir = wal_dir;
+  GNOMON_ASSIGN_OR_RETURN(wal_, wal::Wal::Open(wal_options));
+  // Replayed rows now sit in memtables only; they stay covered by the WAL segments kept until
+  // the next flush moves the live mark past them.
+  return SaveManifestNow();
+}
+
+Status EngineImpl::ApplyRecord(std::string_view record) {
+  if (record.empty()) return Status::Corruption("empty WAL record");
+  auto type = static_cast<WalRecordType>(record[0]);
+  if (type == WalRecordType::kWriteBatch) {
+    WriteBatch batch;
+    GNOMON_RETURN_IF_ERROR(DecodeWriteBatch(record, &batch));
+    WriteOutcome outcome;
+    WriteOptions options;
+    options.accept_partial = true;  // replay keeps whatever still fits the schema
+    return ApplyBatch(batch, options, /*log=*/false, &outcome);
+  }
+  ControlRecord control;
+  GNOMON_RETURN_IF_ERROR(DecodeControlRecord(record, &control));
+  return ApplyControl(control);
+}
+
+std::shared_ptr<Table> EngineImpl::FindTable(const std::string& database, const std::string& table) {
+  std::shared_lock lock(dbs_mu_);
+  auto db = databases_.find(database);
+  if (db == databases_.end()) return nullptr;
+  auto t = db->second->tables.find(table);
+  return t == db->second->tables.end() ? nullptr : t->second;
+}
+
+Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& database,
+                                                            const std::string& table, bool create) {
+  if (auto t = FindTable(database, table)) return t;
+  if (!create) return Status::NotFound("table " + table + " not found in database " + database);
+  GNOMON_RETURN_IF_ERROR(ValidateName("table", table));
+  bool new_database = false;
+  std::shared_ptr<Table> result;
+  {
+    std::unique_lock lock(dbs_mu_);
+    auto db_it = databases_.find(database);
+    if (db_it == databases_.end()) {
+      GNOMON_RETURN_IF_ERROR(ValidateName("database", database));
+      auto db = std::make_unique<Database>();
+      db->name = database;
+      db->dir_name = EscapeFileName(database) + "-" + std::to_string(NextFileNumber());
+      db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), db->dir_name);
+      db_it = databases_.emplace(database, std::move(db)).first;
+      new_database = true;
+    }
+    Database& db = *db_it->second;
+    auto t = db.tables.find(table);
+    if (t != db.tables.end()) return t->second;
+    std::string dir_name = EscapeFileName(table) + "-" + std::to_string(NextFileNumber());
+    GNOMON_ASSIGN_OR_RETURN(result, Table::Open(env_, table, port::JoinPath(db.dir, dir_name),
+                                                dir_name, nullptr));
+    db.tables.emplace(table, result);
+  }
+  // A database created by a write is recorded at once (tables reach the manifest at flush; the
+  // WAL recreates them until then).
+  if (new_database && !replaying_) GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+  return result;
+}
+
+Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptions& options) {
+  if (closed_) return Status::Aborted("engine is closed");
+  WriteOutcome outcome;
+  if (batch.empty()) return outcome;
+  GNOMON_RETURN_IF_ERROR(ValidateName("database", batch.database()));
+  {
+    // Back-pressure: while flushes are behind, new writes wait instead of growing memory.
+    std::unique_lock lock(bg_mu_);
+    backlog_cv_.wait(lock, [&] { return pending_freezes_.size() < 2 || bg_stop_; });
+  }
+  GNOMON_RETURN_IF_ERROR(ApplyBatch(batch, options, /*log=*/true, &outcome));
+  return outcome;
+}
+
+Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& options, bool log,
+                              WriteOutcome* outcome) {
+  WriterSection writer(&gate_);
+  std::vector<std::shared_ptr<Table>> tables;
+  std::vector<PreparedTable> prepared(batch.tables().size());
+  bool any_rejected = false;
+  for (size_t i = 0; i < batch.tables().size(); ++i) {
+    const TableBatch& tb = *batch.tables()[i];
+    GNOMON_ASSIGN_OR_RETURN(auto table, GetOrCreateTable(batch.database(), tb.name(), true));
+    GNOMON_RETURN_IF_ERROR(
+        table->Prepare(tb, options.accept_partial, &prepared[i], &outcome->rejected));
+    any_rejected |= !prepared[i].row_rejected.empty();
+    tables.push_back(std::move(table));
+  }
+  if (log) {
+    std::string record;
+    if (!any_rejected) {
+      EncodeWriteBatch(batch, &record);
+    } else {
+      // Log only the rows that will be applied.
+      WriteBatch kept(batch.database());
+      for (size_t i = 0; i < batch.tables().size(); ++i) {
+        const TableBatch& tb = *batch.tables()[i];
+        TableBatch* out = kept.Table(tb.name());
+        for (const TagSet& tags : tb.series()) out->AddSeries(tags);
+        std::vector<uint32_t> field_map(tb.fields().size());
+        for (size_t f = 0; f < tb.fields().size(); ++f) {
+          out->FindOrAddField(tb.fields()[f].name, tb.fields()[f].type, &field_map[f]);
+        }
+        for (size_t r = 0; r < tb.rows().size(); ++r) {
+          if (!prepared[i].row_rejected.empty() && prepared[i].row_rejected[r]) continue;
+          const Row& row = tb.rows()[r];
+          out->BeginRow(row.series, row.time, row.line);
+          for (uint32_t k = 0; k < row.value_count; ++k) {
+            const FieldValue& v = tb.values()[row.value_begin + k];
+            uint32_t f = field_map[v.field];
+            switch (tb.fields()[v.field].type) {
+              case ValueType::kFloat64: out->AddFloat(f, v.f64); break;
+              case ValueType::kInt64: out->AddInt(f, v.i64); break;
+              case ValueType::kUInt64: out->AddUInt(f, v.u64); break;
+              case ValueType::kBool: out->AddBool(f, v.b); break;
+              default: out->AddString(f, tb.StringValue(v)); break;
+            }
+          }
+        }
+      }
+      EncodeWriteBatch(kept, &record);
+    }
+    bool sync = options.sync && options_.wal_sync == WalSyncMode::kFsync;
+    GNOMON_ASSIGN_OR_RETURN(uint64_t lsn, wal_->Append(record, sync));
+    (void)lsn;
+  }
+  size_t rows = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const TableBatch& tb = *batch.tables()[i];
+    tables[i]->Apply(tb, prepared[i]);
+    rows += tb.rows().size();
+    bytes += tb.rows().size() * 8 + tb.values().size() * 8 + tb.series().size() * 16;
+  }
+  rows -= outcome->rejected.size();
+  outcome->rows_written += rows;
+  rows_written_ += rows;
+  if (memtable_bytes_.fetch_add(bytes) + bytes > options_.memtable_budget_bytes && !replaying_) {
+    std::lock_guard lock(bg_mu_);
+    bg_flush_requested_ = true;
+    bg_cv_.notify_all();
+  }
+  return Status::OK();
+}
+
+Status EngineImpl::ApplyControl(const ControlRecord& record) {
+  switch (record.type) {
+    case WalRecordType::kDropDatabase: {
+      std::unique_ptr<Database> db;
+      {
+        std::unique_lock lock(dbs_mu_);
+        auto it = databases_.find(record.database);
+        if (it == databases_.end()) return Status::OK();
+        db = std::move(it->second);
+        databases_.erase(it);
+      }
+      if (!replaying_) GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+      return env_->RemoveDirRecursive(db->dir);
+    }
+    case WalRecordType::kDropTable: {
+      std::shared_ptr<Table> table;
+      {
+        std::unique_lock lock(dbs_mu_);
+        auto it = databases_.find(record.database);
+        if (it == databases_.end()) return Status::OK();
+        auto t = it->second->tables.find(record.table);
+        if (t == it->second->tables.end()) return Status::OK();
+        table = t->second;
+        it->second->tables.erase(t);
+      }
+      if (!replaying_) GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+      return env_->RemoveDirRecursive(table->dir());
+    }
+    case WalRecordType::kDeleteRows: {
+      auto table = FindTable(record.database, record.table);
+      if (table == nullptr) return Status::OK();
+      Status s = table->DeleteRows(record.all_series ? nullptr : &record.series, record.min_time,
+                                   record.max_time, [this] { return NextFileNumber(); });
+      GNOMON_RETURN_IF_ERROR(s);
+      if (!replaying_) {
+        GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+        DeleteObsoleteFiles({table});
+      }
+      return Status::OK();
+    }
+    default: return Status::Corruption("unknown control record");
+  }
+}
+
+Status EngineImpl::CreateDatabase(const std::string& name, const DatabaseOptions& options) {
+  GNOMON_RETURN_IF_ERROR(ValidateName("database", name));
+  {
+    std::unique_lock lock(dbs_mu_);
+    auto it = databases_.find(name);
+    if (it != databases_.end()) {
+      if (options.retention_ns != 0) it->second->retention_ns = options.retention_ns;
+    } else {
+      auto db = std::make_unique<Database>();
+      db->name = name;
+      db->dir_name = EscapeFileName(name) + "-" + std::to_string(NextFileNumber());
+      db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), db->dir_name);
+      db->retention_ns = options.retention_ns;
+      databases_.emplace(name, std::move(db));
+    }
+  }
+  return SaveManifestNow();
+}
+
+Status EngineImpl::DropDatabase(const std::string& name) {
+  if (!DatabaseExists(name)) return Status::NotFound("database " + name + " not found");
+  ControlRecord record;
+  record.type = WalRecordType::kDropDatabase;
+  record.database = name;
+  ExclusiveSection exclusive(&gate_);
+  std::string bytes;
+  EncodeControlRecord(record, &bytes);
+  GNOMON_RETURN_IF_ERROR(wal_->Append(bytes, true).status());
+  return ApplyControl(record);
+}
+
+Status EngineImpl::DropTable(const std::string& database, const std::string& table) {
+  if (FindTable(database, table) == nullptr) {
+    return Status::NotFound("table " + table + " not found in database " + database);
+  }
+  ControlRecord record;
+  record.type = WalRecordType::kDropTable;
+  record.database = database;
+  record.table = table;
+  ExclusiveSection exclusive(&gate_);
+  std::string bytes;
+  EncodeControlRecord(record, &bytes);
+  GNOMON_RETURN_IF_ERROR(wal_->Append(bytes, true).status());
+  return ApplyControl(record);
+}
+
+Status EngineImpl::DeleteRows(const std::string& database, const std::string& table,
+                              const std::optional<std::vector<SeriesId>>& series, int64_t min_time,
+                              int64_t max_time) {
+  auto t = FindTable(database, table);
+  if (t == nullptr) return Status::NotFound("table " + table + " not found in database " + database);
+  // Frozen memtables are immutable: flush them into segments first, where deletes rewrite files.
+  GNOMON_RETURN_IF_ERROR(Flush());
+  ControlRecord record;
+  record.type = WalRecordType::kDeleteRows;
+  record.database = database;
+  record.table = table;
+  record.all_series = !series.has_value();
+  if (series) {
+    record.series = *series;
+    std::sort(record.series.begin(), record.series.end());
+  }
+  record.min_time = min_time;
+  record.max_time = max_time;
+  ExclusiveSection exclusive(&gate_);
+  // The record names series ids: they must be durable before the record is.
+  GNOMON_RETURN_IF_ERROR(t->SyncRegistry());
+  std::string bytes;
+  EncodeControlRecord(record, &bytes);
+  GNOMON_RETURN_IF_ERROR(wal_->Append(bytes, true).status());
+  return ApplyControl(record);
+}
+
+std::vector<std::string> EngineImpl::ListDatabases() {
+  std::shared_lock lock(dbs_mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, db] : databases_) names.push_back(name);
+  return names;
+}
+
+bool EngineImpl::DatabaseExists(const std::string& name) {
+  std::shared_lock lock(dbs_mu_);
+  return databases_.count(name) > 0;
+}
+
+Result<std::vector<std::string>> EngineImpl::ListTables(const std::string& database) {
+  std::shared_lock lock(dbs_mu_);
+  auto it = databases_.find(database);
+  if (it == databases_.end()) return Status::NotFound("database " + database + " not found");
+  std::vector<std::string> names;
+  for (const auto& [name, t] : it->second->tables) names.push_back(name);
+  return names;
+}
+
+Result<TableInfo> EngineImpl::DescribeTable(const std::string& database, const std::string& table) {
+  if (!DatabaseExists(database)) return Status::NotFound("database " + database + " not found");
+  auto t = FindTable(database, table);
+  if (t == nullptr) return Status::NotFound("table " + table + " not found in database " + database);
+  return t->Info();
+}
+
+Result<std::unique_ptr<TableReader>> EngineImpl::OpenTable(const std::string& database,
+                                                           const std::string& table) {
+  if (!DatabaseExists(database)) return Status::NotFound("database " + database + " not found");
+  auto t = FindTable(database, table);
+  if (t == nullptr) return Status::NotFound("table " + table + " not found in database " + database);
+  return t->NewReader();
+}
+
+std::vector<std::shared_ptr<Table>> EngineImpl::AllTables() {
+  std::shared_lock lock(dbs_mu_);
+  std::vector<std::shared_ptr<Table>> tables;
+  for (const auto& [name, db] : databases_) {
+    for (const auto& [tname, t] : db->tables) tables.push_back(t);
+  }
+  return tables;
+}
+
+Status EngineImpl::SaveManifestNow() {
+  std::lock_guard lock(manifest_mu_);
+  return SaveManifestLocked();
+}
+
+Status EngineImpl::SaveManifestLocked() {
+  Manifest m;
+  {
+    std::shared_lock lock(dbs_mu_);
+    for (const auto& [name, db] : databases_) {
+      ManifestDatabase mdb;
+      mdb.name = name;
+      mdb.dir_name = db->dir_name;
+      mdb.retention_ns = db->retention_ns;
+      for (const auto& [tname, t] : db->tables) mdb.tables.push_back(t->ToManifest());
+      m.databases.push_back(std::move(mdb));
+    }
+  }
+  m.next_file_number = next_file_number_.load();
+  m.next_sequence = next_sequence_.load();
+  m.wal_first_live_segment = wal_first_live_segment_.load();
+  return SaveManifest(env_, options_.data_dir, m);
+}
+
+EngineStats EngineImpl::Stats() {
+  EngineStats stats;
+  for (const auto& t : AllTables()) t->Stats(&stats);
+  stats.rows_written = rows_written_.load();
+  if (wal_) stats.wal_bytes = wal_->TotalBytes();
+  return stats;
+}
+
+}  // namespace gnomon::storage

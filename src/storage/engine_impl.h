@@ -1,0 +1,110 @@
+// EngineImpl: the storage engine. engine_impl.cc holds open/recovery, writes and DDL;
+// engine_maintenance.cc holds freezing, flushing, compaction, retention and the background thread.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "src/storage/engine.h"
+#include "src/storage/manifest.h"
+#include "src/storage/table.h"
+#include "src/storage/write_batch_codec.h"
+#include "src/storage/write_gate.h"
+#include "src/wal/wal.h"
+
+namespace gnomon::storage {
+
+struct Database {
+  std::string name;
+  std::string dir_name;
+  std::string dir;
+  int64_t retention_ns = 0;
+  std::map<std::string, std::shared_ptr<Table>, std::less<>> tables;
+};
+
+class EngineImpl final : public Engine {
+ public:
+  explicit EngineImpl(const EngineOptions& options);
+  ~EngineImpl() override;
+
+  Status Open();
+
+  Result<WriteOutcome> Write(const WriteBatch& batch, const WriteOptions& options) override;
+  Status CreateDatabase(const std::string& name, const DatabaseOptions& options) override;
+  Status DropDatabase(const std::string& name) override;
+  std::vector<std::string> ListDatabases() override;
+  bool DatabaseExists(const std::string& name) override;
+  Result<std::vector<std::string>> ListTables(const std::string& database) override;
+  Result<TableInfo> DescribeTable(const std::string& database, const std::string& table) override;
+  Status DropTable(const std::string& database, const std::string& table) override;
+  Status DeleteRows(const std::string& database, const std::string& table,
+                    const std::optional<std::vector<SeriesId>>& series, int64_t min_time,
+                    int64_t max_time) override;
+  Result<std::unique_ptr<TableReader>> OpenTable(const std::string& database,
+                                                 const std::string& table) override;
+  Status Flush() override;
+  Status Compact() override;
+  EngineStats Stats() override;
+  Status Close() override;
+
+ private:
+  // engine_impl.cc
+  Status Recover();
+  Status ApplyRecord(std::string_view record);
+  Result<std::shared_ptr<Table>> GetOrCreateTable(const std::string& database,
+                                                  const std::string& table, bool create);
+  std::shared_ptr<Table> FindTable(const std::string& database, const std::string& table);
+  Status ApplyBatch(const WriteBatch& batch, const WriteOptions& options, bool log,
+                    WriteOutcome* outcome);
+  Status ApplyControl(const ControlRecord& record);
+  Status SaveManifestLocked();
+  Status SaveManifestNow();
+  std::vector<std::shared_ptr<Table>> AllTables();
+  uint64_t NextFileNumber() { return next_file_number_.fetch_add(1); }
+
+  // engine_maintenance.cc
+  Status FreezeAll();
+  Status FlushFrozen();
+  Status CompactAll(int min_segments);
+  Status ApplyRetention();
+  void BackgroundLoop();
+  void DeleteObsoleteFiles(const std::vector<std::shared_ptr<Table>>& tables);
+
+  EngineOptions options_;
+  port::Env* env_;
+  std::unique_ptr<wal::Wal> wal_;
+  WriteGate gate_;
+
+  std::shared_mutex dbs_mu_;  // guards databases_ and the tables maps
+  std::map<std::string, std::unique_ptr<Database>, std::less<>> databases_;
+
+  std::mutex manifest_mu_;  // serialises manifest saves
+  std::atomic<uint64_t> next_file_number_{1};
+  std::atomic<uint64_t> next_sequence_{1};
+  std::atomic<uint64_t> wal_first_live_segment_{0};
+
+  std::mutex flush_mu_;  // one flush at a time
+  std::mutex freeze_mu_;
+  std::vector<uint64_t> pending_freezes_;  // WAL segments started by freezes not yet flushed
+
+  std::atomic<uint64_t> memtable_bytes_{0};  // estimate since the last freeze
+  std::atomic<uint64_t> rows_written_{0};
+
+  std::mutex bg_mu_;
+  std::condition_variable bg_cv_;
+  std::condition_variable backlog_cv_;
+  bool bg_stop_ = false;
+  bool bg_flush_requested_ = false;
+  std::thread bg_thread_;
+  bool closed_ = false;
+  bool replaying_ = false;
+};
+
+}  // namespace gnomon::storage

@@ -1,0 +1,162 @@
+// EngineImpl: freezing memtables, flushing them to segments, compaction, retention, shutdown.
+#include <algorithm>
+#include <chrono>
+
+#include "src/base/logging.h"
+#include "src/base/time_util.h"
+#include "src/storage/engine_impl.h"
+
+namespace gnomon::storage {
+namespace {
+constexpr auto kRetentionInterval = std::chrono::seconds(60);
+}  // namespace
+
+Status EngineImpl::FreezeAll() {
+  std::lock_guard freeze(freeze_mu_);
+  // No write may be between its WAL append and its memtable apply while the WAL is cut.
+  ExclusiveSection exclusive(&gate_);
+  bool any = false;
+  for (const auto& t : AllTables()) any |= t->Freeze();
+  memtable_bytes_ = 0;
+  if (!any) return Status::OK();
+  GNOMON_ASSIGN_OR_RETURN(uint64_t segment, wal_->Rotate());
+  std::lock_guard lock(bg_mu_);
+  pending_freezes_.push_back(segment);
+  return Status::OK();
+}
+
+Status EngineImpl::FlushFrozen() {
+  std::lock_guard flush(flush_mu_);
+  uint64_t live_from = 0;
+  {
+    std::lock_guard lock(bg_mu_);
+    if (pending_freezes_.empty()) return Status::OK();
+    live_from = pending_freezes_.back();
+  }
+  auto tables = AllTables();
+  for (const auto& t : tables) {
+    while (true) {
+      uint64_t sequence = next_sequence_.fetch_add(1);
+      GNOMON_ASSIGN_OR_RETURN(bool flushed,
+                              t->FlushOldestFrozen(options_.partition_duration_ns,
+                                                   [this] { return NextFileNumber(); }, sequence));
+      if (!flushed) break;
+    }
+  }
+  {
+    std::lock_guard lock(manifest_mu_);
+    wal_first_live_segment_ = std::max(wal_first_live_segment_.load(), live_from);
+    GNOMON_RETURN_IF_ERROR(SaveManifestLocked());
+  }
+  DeleteObsoleteFiles(tables);
+  GNOMON_RETURN_IF_ERROR(wal_->RemoveSegmentsBefore(live_from));
+  {
+    std::lock_guard lock(bg_mu_);
+    pending_freezes_.erase(
+        std::remove_if(pending_freezes_.begin(), pending_freezes_.end(),
+                       [&](uint64_t s) { return s <= live_from; }),
+        pending_freezes_.end());
+    backlog_cv_.notify_all();
+  }
+  return Status::OK();
+}
+
+void EngineImpl::DeleteObsoleteFiles(const std::vector<std::shared_ptr<Table>>& tables) {
+  for (const auto& t : tables) {
+    for (const std::string& path : t->TakeObsoleteFiles()) {
+      Status s = env_->RemoveFile(path);
+      if (!s.ok()) GNOMON_LOG_WARN("could not remove obsolete segment: {}", s.ToString());
+    }
+  }
+}
+
+Status EngineImpl::CompactAll(int min_segments) {
+  auto tables = AllTables();
+  bool changed = false;
+  for (const auto& t : tables) {
+    size_t before = t->ToManifest().segments.size();
+    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }));
+    changed |= t->ToManifest().segments.size() != before;
+  }
+  if (!changed) return Status::OK();
+  GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+  DeleteObsoleteFiles(tables);
+  return Status::OK();
+}
+
+Status EngineImpl::ApplyRetention() {
+  const int64_t now = NowNanos();
+  std::vector<std::pair<std::shared_ptr<Table>, int64_t>> work;
+  {
+    std::shared_lock lock(dbs_mu_);
+    for (const auto& [name, db] : databases_) {
+      int64_t retention = db->retention_ns != 0 ? db->retention_ns : options_.retention_ns;
+      if (retention <= 0) continue;
+      for (const auto& [tname, t] : db->tables) work.emplace_back(t, now - retention);
+    }
+  }
+  if (work.empty()) return Status::OK();
+  std::vector<std::shared_ptr<Table>> tables;
+  for (auto& [t, cutoff] : work) {
+    GNOMON_RETURN_IF_ERROR(t->DropPartitionsBefore(cutoff, options_.partition_duration_ns));
+    tables.push_back(t);
+  }
+  GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+  DeleteObsoleteFiles(tables);
+  return Status::OK();
+}
+
+void EngineImpl::BackgroundLoop() {
+  auto last_retention = std::chrono::steady_clock::now();
+  while (true) {
+    {
+      std::unique_lock lock(bg_mu_);
+      bg_cv_.wait_for(lock, std::chrono::seconds(1),
+                      [&] { return bg_stop_ || bg_flush_requested_; });
+      if (bg_stop_) return;
+      bg_flush_requested_ = false;
+    }
+    Status s;
+    if (memtable_bytes_.load() > options_.memtable_budget_bytes) {
+      s = FreezeAll();
+      if (s.ok()) s = FlushFrozen();
+      if (s.ok()) s = CompactAll(options_.compaction_trigger_segments);
+    }
+    if (s.ok() && std::chrono::steady_clock::now() - last_retention > kRetentionInterval) {
+      last_retention = std::chrono::steady_clock::now();
+      s = ApplyRetention();
+    }
+    if (!s.ok()) GNOMON_LOG_ERROR("background work failed: {}", s.ToString());
+  }
+}
+
+Status EngineImpl::Flush() {
+  GNOMON_RETURN_IF_ERROR(FreezeAll());
+  return FlushFrozen();
+}
+
+Status EngineImpl::Compact() {
+  GNOMON_RETURN_IF_ERROR(Flush());
+  return CompactAll(2);
+}
+
+Status EngineImpl::Close() {
+  if (closed_) return Status::OK();
+  closed_ = true;
+  {
+    std::lock_guard lock(bg_mu_);
+    bg_stop_ = true;
+    bg_cv_.notify_all();
+    backlog_cv_.notify_all();
+  }
+  if (bg_thread_.joinable()) bg_thread_.join();
+  Status s;
+  if (wal_) {
+    s = Flush();
+    Status c = wal_->Close();
+    if (s.ok()) s = c;
+  }
+  return s;
+}
+
+}  // namespace gnomon::storage

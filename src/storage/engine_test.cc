@@ -1,0 +1,319 @@
+#include "src/storage/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "src/storage/storage_test_util.h"
+
+namespace gnomon::storage {
+namespace {
+
+using testing::AddRow;
+using testing::AllSeries;
+using testing::CollectingConsumer;
+using testing::Host;
+using testing::TempDir;
+
+class EngineTest : public ::testing::Test {
+ protected:
+  void Reopen() {
+    if (engine_) ASSERT_TRUE(engine_->Close().ok());
+    engine_.reset();
+    EngineOptions options;
+    options.data_dir = dir_.path();
+    options.background_work = false;
+    auto e = Engine::Open(options);
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    engine_ = std::move(e).value();
+  }
+  void SetUp() override { Reopen(); }
+  void TearDown() override {
+    if (engine_) EXPECT_TRUE(engine_->Close().ok());
+  }
+
+  void Write(const WriteBatch& batch, WriteOptions options = {}) {
+    auto r = engine_->Write(batch, options);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+
+  CollectingConsumer ScanAll(const std::string& table, std::vector<std::string> columns,
+                             int64_t min_time = INT64_MIN, int64_t max_time = INT64_MAX) {
+    CollectingConsumer c;
+    auto reader = engine_->OpenTable("db", table);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    if (!reader.ok()) return c;
+    ScanSpec spec = AllSeries(**reader, std::move(columns));
+    spec.min_time = min_time;
+    spec.max_time = max_time;
+    Status s = (*reader)->Scan(spec, &c, nullptr);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return c;
+  }
+
+  // 3 hosts x n rows every 10 s, field u = host*1000 + i.
+  void WriteGrid(int n, int64_t start = 0) {
+    WriteBatch batch("db");
+    for (int i = 0; i < n; ++i) {
+      for (int h = 0; h < 3; ++h) {
+        AddRow(&batch, "cpu", {Host("h" + std::to_string(h)), start + i * 10, {{"u", h * 1000 + i}}});
+      }
+    }
+    Write(batch);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(EngineTest, WriteThenScanFromMemtable) {
+  WriteGrid(5);
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[0][40], std::vector<std::string>{"4"});
+  EXPECT_EQ(c.rows[2][0], std::vector<std::string>{"2000"});
+  EXPECT_EQ(engine_->ListDatabases(), std::vector<std::string>{"db"});
+  auto tables = engine_->ListTables("db");
+  ASSERT_TRUE(tables.ok());
+  EXPECT_EQ(*tables, std::vector<std::string>{"cpu"});
+}
+
+TEST_F(EngineTest, SurvivesRestartThroughWal) {
+  WriteGrid(100);
+  Reopen();
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[1].size(), 100u);
+  EXPECT_EQ(c.rows[1][990], std::vector<std::string>{"1099"});
+}
+
+TEST_F(EngineTest, SurvivesRestartThroughSegments) {
+  WriteGrid(100);
+  ASSERT_TRUE(engine_->Flush().ok());
+  EXPECT_GE(engine_->Stats().segment_files, 1u);
+  Reopen();
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[2].size(), 100u);
+  EXPECT_EQ(c.rows[2][500], std::vector<std::string>{"2050"});
+}
+
+TEST_F(EngineTest, DuplicatesKeepLastValuePerField) {
+  WriteBatch a("db");
+  AddRow(&a, "cpu", {Host("h"), 10, {{"u", 1}, {"v", 1}}});
+  Write(a);
+  ASSERT_TRUE(engine_->Flush().ok());
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {Host("h"), 10, {{"u", 2}}});  // v not mentioned: keeps 1
+  AddRow(&b, "cpu", {Host("h"), 5, {{"u", 0}}});   // out of order
+  Write(b);
+  auto c = ScanAll("cpu", {"u", "v"});
+  ASSERT_EQ(c.rows[0].size(), 2u);
+  EXPECT_EQ(c.rows[0][10], (std::vector<std::string>{"2", "1"}));
+  EXPECT_EQ(c.rows[0][5], (std::vector<std::string>{"0", "NULL"}));
+  ASSERT_TRUE(engine_->Compact().ok());
+  auto d = ScanAll("cpu", {"u", "v"});
+  EXPECT_EQ(d.rows, c.rows);
+  Reopen();
+  EXPECT_EQ(ScanAll("cpu", {"u", "v"}).rows, c.rows);
+}
+
+TEST_F(EngineTest, TypeConflictRejectsWholeBatch) {
+  WriteBatch a("db");
+  AddRow(&a, "cpu", {Host("h"), 10, {{"u", 1}}});
+  Write(a);
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {Host("h"), 20, {{"v", 7}}});
+  AddRow(&b, "cpu", {Host("h"), 30, {}, {{"u", 1.5}}});
+  auto r = engine_->Write(b, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kTypeConflict);
+  auto c = ScanAll("cpu", {"u"});
+  EXPECT_EQ(c.rows[0].size(), 1u);  // nothing of b was applied
+
+  WriteOptions partial;
+  partial.accept_partial = true;
+  auto p = engine_->Write(b, partial);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->rows_written, 1u);
+  ASSERT_EQ(p->rejected.size(), 1u);
+  Reopen();
+  auto d = ScanAll("cpu", {"u", "v"});
+  EXPECT_EQ(d.rows[0].size(), 2u);
+  EXPECT_EQ(d.rows[0][20], (std::vector<std::string>{"NULL", "7"}));
+}
+
+TEST_F(EngineTest, TimeRangeAndNewestFirst) {
+  WriteGrid(50);
+  ASSERT_TRUE(engine_->Flush().ok());
+  WriteGrid(50, 500);  // a second source after the first
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  CollectingConsumer c;
+  ScanSpec spec = AllSeries(**reader, {"u"});
+  spec.series = {0};
+  spec.min_time = 100;
+  spec.max_time = 600;
+  spec.newest_first = true;
+  c.limit_rows = 3;
+  ASSERT_TRUE((*reader)->Scan(spec, &c, nullptr).ok());
+  ASSERT_GE(c.order.size(), 3u);
+  EXPECT_EQ(c.order[0].second, 600);
+  EXPECT_EQ(c.order[1].second, 590);
+  EXPECT_EQ(c.order[2].second, 580);
+
+  auto all = ScanAll("cpu", {"u"}, 100, 600);
+  EXPECT_EQ(all.rows[0].size(), 51u);
+}
+
+TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {
+  WriteGrid(100);
+  ASSERT_TRUE(engine_->Flush().ok());
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  CollectingConsumer c;
+  c.accept_stats = true;
+  ScanSpec spec = AllSeries(**reader, {"u"});
+  spec.offer_stats = true;
+  ScanMetrics metrics;
+  ASSERT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+  ASSERT_EQ(c.stats_blocks.size(), 3u);
+  EXPECT_EQ(metrics.blocks_from_stats, 3u);
+  const BlockStatsView& s = c.stats_blocks[1];
+  EXPECT_EQ(s.rows, 100u);
+  EXPECT_EQ(s.columns[0].count, 100u);
+  EXPECT_EQ(s.columns[0].imin, 1000);
+  EXPECT_EQ(s.columns[0].imax, 1099);
+  EXPECT_DOUBLE_EQ(s.columns[0].sum, 100 * 1000 + 99 * 100 / 2);
+}
+
+TEST_F(EngineTest, LastValueCacheFollowsWritesAndRestarts) {
+  WriteGrid(10);
+  ASSERT_TRUE(engine_->Flush().ok());
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {Host("h0"), 5, {{"u", -1}}});  // older: ignored by the cache
+  Write(b);
+  auto check = [&] {
+    auto reader = engine_->OpenTable("db", "cpu");
+    ASSERT_TRUE(reader.ok());
+    LastRow last;
+    ASSERT_TRUE((*reader)->LastRowOf(0, &last));
+    EXPECT_EQ(last.time, 90);
+    ASSERT_EQ(last.values.size(), 1u);
+    EXPECT_EQ(last.values[0].i64, 9);
+  };
+  check();
+  Reopen();
+  check();
+}
+
+TEST_F(EngineTest, TagIndexAndSeriesTags) {
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {TagSet{{"hostname", "a"}, {"region", "eu"}}, 1, {{"u", 1}}});
+  AddRow(&b, "cpu", {TagSet{{"hostname", "b"}, {"region", "us"}}, 1, {{"u", 1}}});
+  AddRow(&b, "cpu", {TagSet{{"hostname", "c"}, {"region", "eu"}}, 1, {{"u", 1}}});
+  Write(b);
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->SeriesWithTag("region", "eu"), (std::vector<SeriesId>{0, 2}));
+  EXPECT_EQ((*reader)->SeriesTag(1, "region"), "us");
+  EXPECT_EQ((*reader)->TagValues("region"), (std::vector<std::string>{"eu", "us"}));
+  auto info = engine_->DescribeTable("db", "cpu");
+  ASSERT_TRUE(info.ok());
+  ASSERT_EQ(info->columns.size(), 4u);
+  EXPECT_EQ(info->columns[0].name, "time");
+  EXPECT_EQ(info->columns[1].name, "hostname");
+  EXPECT_EQ(info->columns[3].name, "u");
+}
+
+TEST_F(EngineTest, DeleteRowsFromMemtableAndSegments) {
+  WriteGrid(20);
+  ASSERT_TRUE(engine_->Flush().ok());
+  WriteGrid(20, 1000);
+  ASSERT_TRUE(engine_->DeleteRows("db", "cpu", std::vector<SeriesId>{1}, 50, 1050).ok());
+  auto c = ScanAll("cpu", {"u"});
+  EXPECT_EQ(c.rows[0].size(), 40u);
+  EXPECT_EQ(c.rows[1].size(), 40u - 15u - 6u);
+  Reopen();
+  EXPECT_EQ(ScanAll("cpu", {"u"}).rows, c.rows);
+}
+
+TEST_F(EngineTest, DropTableAndDatabaseSurviveRestart) {
+  WriteGrid(5);
+  WriteBatch b("db");
+  AddRow(&b, "mem", {Host("h"), 1, {{"free", 1}}});
+  Write(b);
+  ASSERT_TRUE(engine_->DropTable("db", "cpu").ok());
+  EXPECT_TRUE(engine_->OpenTable("db", "cpu").status().IsNotFound());
+  Reopen();
+  EXPECT_TRUE(engine_->OpenTable("db", "cpu").status().IsNotFound());
+  EXPECT_TRUE(engine_->OpenTable("db", "mem").ok());
+  ASSERT_TRUE(engine_->DropDatabase("db").ok());
+  Reopen();
+  EXPECT_TRUE(engine_->ListDatabases().empty());
+}
+
+TEST_F(EngineTest, CreateDatabaseIsIdempotentAndPersistent) {
+  DatabaseOptions opts;
+  opts.retention_ns = 3600;
+  ASSERT_TRUE(engine_->CreateDatabase("x", opts).ok());
+  ASSERT_TRUE(engine_->CreateDatabase("x", {}).ok());
+  Reopen();
+  EXPECT_TRUE(engine_->DatabaseExists("x"));
+  EXPECT_TRUE(engine_->ListTables("x").ok());
+  EXPECT_TRUE(engine_->ListTables("nope").status().IsNotFound());
+}
+
+TEST_F(EngineTest, ConcurrentWritersAllLand) {
+  constexpr int kThreads = 8, kBatches = 20, kRows = 50;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int b = 0; b < kBatches; ++b) {
+        WriteBatch batch("db");
+        for (int r = 0; r < kRows; ++r) {
+          AddRow(&batch, "cpu", {Host("t" + std::to_string(t)), (b * kRows + r) * 10, {{"u", r}}});
+        }
+        auto res = engine_->Write(batch, {});
+        EXPECT_TRUE(res.ok());
+        if (b == kBatches / 2 && t == 0) EXPECT_TRUE(engine_->Flush().ok());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), static_cast<size_t>(kThreads));
+  for (auto& [id, rows] : c.rows) EXPECT_EQ(rows.size(), static_cast<size_t>(kBatches * kRows));
+  Reopen();
+  auto d = ScanAll("cpu", {"u"});
+  EXPECT_EQ(d.rows, c.rows);
+}
+
+TEST_F(EngineTest, PartitionsSplitAndRetentionDrops) {
+  const int64_t day = 24LL * 3600 * 1000000000;
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {Host("h"), 1, {{"u", 1}}});
+  AddRow(&b, "cpu", {Host("h"), day + 1, {{"u", 2}}});
+  AddRow(&b, "cpu", {Host("h"), 2 * day + 1, {{"u", 3}}});
+  Write(b);
+  ASSERT_TRUE(engine_->Flush().ok());
+  EXPECT_EQ(engine_->Stats().segment_files, 3u);
+  auto c = ScanAll("cpu", {"u"});
+  EXPECT_EQ(c.rows[0].size(), 3u);
+}
+
+TEST_F(EngineTest, MixedTypesAndNulls) {
+  WriteBatch b("db");
+  AddRow(&b, "t", {Host("h"), 1, {{"i", 1}}, {{"f", 1.5}}, {{"s", "x"}}});
+  AddRow(&b, "t", {Host("h"), 2, {}, {{"f", -0.25}}, {}});
+  AddRow(&b, "t", {Host("h"), 3, {{"i", 3}}, {}, {{"s", "zz"}}});
+  Write(b);
+  auto before = ScanAll("t", {"i", "f", "s", "missing"});
+  EXPECT_EQ(before.rows[0][2], (std::vector<std::string>{"NULL", "-0.250000", "NULL", "NULL"}));
+  ASSERT_TRUE(engine_->Flush().ok());
+  auto after = ScanAll("t", {"i", "f", "s", "missing"});
+  EXPECT_EQ(after.rows, before.rows);
+}
+
+}  // namespace
+}  // namespace gnomon::storage

@@ -1,0 +1,196 @@
+#include "src/storage/memtable.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace gnomon::storage {
+namespace {
+
+// Grows a column to `rows` entries, marking the new ones null.
+void PadColumn(ColumnBuffer* col, size_t rows) {
+  size_t have = col->type == ValueType::kString ? col->strings.size() : col->bits.size();
+  if (have >= rows) return;
+  if (col->validity.empty()) col->validity.assign(have, 1);
+  col->validity.resize(rows, 0);
+  col->null_count += rows - have;
+  if (col->type == ValueType::kString) {
+    col->strings.resize(rows);
+  } else {
+    col->bits.resize(rows, 0);
+  }
+}
+
+uint64_t ValueBits(const FieldValue& v, ValueType type) {
+  switch (type) {
+    case ValueType::kFloat64: {
+      uint64_t b;
+      std::memcpy(&b, &v.f64, 8);
+      return b;
+    }
+    case ValueType::kInt64: return static_cast<uint64_t>(v.i64);
+    case ValueType::kUInt64: return v.u64;
+    case ValueType::kBool: return v.b ? 1 : 0;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
+                      const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
+  if (series >= series_.size()) series_.resize(series + 1);
+  auto& slot = series_[series];
+  if (!slot) {
+    slot = std::make_unique<SeriesBuffer>();
+    bytes_ += sizeof(SeriesBuffer) + 64;
+  }
+  SeriesBuffer& buf = *slot;
+  if (!buf.times.empty() && time <= buf.times.back()) buf.sorted = false;
+  buf.times.push_back(time);
+  const size_t rows = buf.times.size();
+  buf.min_time = std::min(buf.min_time, time);
+  buf.max_time = std::max(buf.max_time, time);
+  min_time_ = std::min(min_time_, time);
+  max_time_ = std::max(max_time_, time);
+  bytes_ += 8;
+
+  for (uint32_t i = 0; i < row.value_count; ++i) {
+    const FieldValue& v = batch.values()[row.value_begin + i];
+    ColumnId col_id = field_ids[v.field];
+    if (col_id >= buf.columns.size()) buf.columns.resize(col_id + 1);
+    ColumnBuffer& col = buf.columns[col_id];
+    if (col.type == ValueType::kNull) col.type = schema.fields()[col_id].type;
+    PadColumn(&col, rows - 1);
+    if (col.type == ValueType::kString) {
+      std::string_view s = batch.StringValue(v);
+      col.strings.emplace_back(s);
+      bytes_ += sizeof(std::string) + s.size();
+    } else {
+      col.bits.push_back(ValueBits(v, col.type));
+      bytes_ += 8;
+    }
+    if (!col.validity.empty()) col.validity.push_back(1);
+  }
+  // Columns the row did not mention become null for it.
+  for (ColumnBuffer& col : buf.columns) {
+    if (col.type == ValueType::kNull) continue;
+    size_t have = col.type == ValueType::kString ? col.strings.size() : col.bits.size();
+    if (have < rows) PadColumn(&col, rows);
+  }
+  ++rows_;
+}
+
+std::vector<SeriesId> Memtable::SeriesIds() const {
+  std::vector<SeriesId> ids;
+  for (SeriesId id = 0; id < series_.size(); ++id) {
+    if (series_[id] && !series_[id]->times.empty()) ids.push_back(id);
+  }
+  return ids;
+}
+
+void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
+                          const std::vector<int>& columns, SortedSeries* out) const {
+  out->times.clear();
+  out->columns.clear();
+  const SeriesBuffer* buf = Find(id);
+  if (buf == nullptr || buf->times.empty()) return;
+  if (buf->max_time < min_time || buf->min_time > max_time) return;
+  const size_t n = buf->times.size();
+
+  // Row order: by time, and for equal times the last written wins (stable sort, keep last).
+  std::vector<uint32_t> order;
+  if (buf->sorted) {
+    auto lo = std::lower_bound(buf->times.begin(), buf->times.end(), min_time) - buf->times.begin();
+    auto hi = std::upper_bound(buf->times.begin(), buf->times.end(), max_time) - buf->times.begin();
+    order.resize(hi - lo);
+    std::iota(order.begin(), order.end(), static_cast<uint32_t>(lo));
+  } else {
+    order.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (buf->times[i] >= min_time && buf->times[i] <= max_time) order.push_back(i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return buf->times[a] < buf->times[b]; });
+    size_t w = 0;
+    for (size_t r = 0; r < order.size(); ++r) {
+      if (r + 1 < order.size() && buf->times[order[r + 1]] == buf->times[order[r]]) continue;
+      order[w++] = order[r];
+    }
+    order.resize(w);
+  }
+
+  out->times.resize(order.size());
+  for (size_t r = 0; r < order.size(); ++r) out->times[r] = buf->times[order[r]];
+  int max_col = -1;
+  for (int c : columns) max_col = std::max(max_col, c);
+  out->columns.resize(max_col + 1);
+  for (int c : columns) {
+    if (c < 0 || static_cast<size_t>(c) >= buf->columns.size()) continue;
+    const ColumnBuffer& src = buf->columns[c];
+    if (src.type == ValueType::kNull) continue;
+    ColumnBuffer& dst = out->columns[c];
+    dst.type = src.type;
+    if (src.type == ValueType::kString) {
+      dst.strings.resize(order.size());
+      for (size_t r = 0; r < order.size(); ++r) dst.strings[r] = src.strings[order[r]];
+    } else {
+      dst.bits.resize(order.size());
+      for (size_t r = 0; r < order.size(); ++r) dst.bits[r] = src.bits[order[r]];
+    }
+    if (!src.validity.empty()) {
+      dst.validity.resize(order.size());
+      for (size_t r = 0; r < order.size(); ++r) {
+        dst.validity[r] = src.validity[order[r]];
+        dst.null_count += dst.validity[r] == 0;
+      }
+      if (dst.null_count == 0) dst.validity.clear();
+    }
+  }
+}
+
+void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time) {
+  auto erase_in = [&](SeriesBuffer& buf) {
+    std::vector<uint8_t> keep(buf.times.size());
+    size_t kept = 0;
+    for (size_t i = 0; i < buf.times.size(); ++i) {
+      keep[i] = buf.times[i] < min_time || buf.times[i] > max_time;
+      kept += keep[i];
+    }
+    if (kept == buf.times.size()) return;
+    rows_ -= buf.times.size() - kept;
+    auto compact = [&](auto& vec) {
+      if (vec.empty()) return;
+      size_t w = 0;
+      for (size_t i = 0; i < keep.size(); ++i) {
+        if (keep[i]) vec[w++] = std::move(vec[i]);
+      }
+      vec.resize(w);
+    };
+    compact(buf.times);
+    for (ColumnBuffer& col : buf.columns) {
+      compact(col.bits);
+      compact(col.strings);
+      compact(col.validity);
+      col.null_count = 0;
+      for (uint8_t v : col.validity) col.null_count += v == 0;
+    }
+    buf.min_time = INT64_MAX;
+    buf.max_time = INT64_MIN;
+    for (int64_t t : buf.times) {
+      buf.min_time = std::min(buf.min_time, t);
+      buf.max_time = std::max(buf.max_time, t);
+    }
+  };
+  if (series == nullptr) {
+    for (auto& s : series_) {
+      if (s) erase_in(*s);
+    }
+  } else {
+    for (SeriesId id : *series) {
+      if (id < series_.size() && series_[id]) erase_in(*series_[id]);
+    }
+  }
+}
+
+}  // namespace gnomon::storage

@@ -1,0 +1,80 @@
+// Memtable: the in-memory part of one table. Per series, append-only column buffers (time plus one
+// buffer per field column). Rows may arrive out of order and may repeat a time; readers get them
+// sorted with duplicates resolved to the last write (SortedRows()).
+// Not thread-safe: the owning Table serialises writers and readers of the active memtable;
+// a frozen memtable is immutable and may be read concurrently.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/base/value_type.h"
+#include "src/storage/scan.h"
+#include "src/storage/table_schema.h"
+
+namespace gnomon::storage {
+
+// Values of one field column for one series; numeric values stored as their 8-byte patterns.
+struct ColumnBuffer {
+  ValueType type = ValueType::kNull;
+  std::vector<uint64_t> bits;          // numeric/bool values, one per row (0 where null)
+  std::vector<std::string> strings;    // string values, one per row ("" where null)
+  std::vector<uint8_t> validity;       // one per row; empty while every row has a value
+  size_t null_count = 0;
+};
+
+struct SeriesBuffer {
+  std::vector<int64_t> times;
+  std::vector<ColumnBuffer> columns;  // indexed by ColumnId; may be shorter than the schema
+  bool sorted = true;                 // times strictly increasing so far
+  int64_t min_time = INT64_MAX;
+  int64_t max_time = INT64_MIN;
+};
+
+// Rows of one series sorted by time with unique times (last write wins), materialised for a read
+// or a flush. Columns indexed by ColumnId, each exactly `times.size()` long (or absent: type kNull).
+struct SortedSeries {
+  std::vector<int64_t> times;
+  std::vector<ColumnBuffer> columns;
+};
+
+class Memtable {
+ public:
+  Memtable() = default;
+  Memtable(const Memtable&) = delete;
+  Memtable& operator=(const Memtable&) = delete;
+
+  // Appends one row; `values` index the batch's fields through `field_ids` (batch field -> column).
+  void Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
+              const std::vector<ColumnId>& field_ids, const TableSchema& schema);
+
+  bool empty() const { return rows_ == 0; }
+  size_t rows() const { return rows_; }
+  size_t ApproximateBytes() const { return bytes_; }
+  int64_t min_time() const { return min_time_; }
+  int64_t max_time() const { return max_time_; }
+
+  // Series with rows, ascending.
+  std::vector<SeriesId> SeriesIds() const;
+  const SeriesBuffer* Find(SeriesId id) const {
+    return id < series_.size() ? series_[id].get() : nullptr;
+  }
+  // The rows of `id` with time in [min_time, max_time], sorted and deduplicated.
+  // `columns` selects ColumnIds to materialise (others are left kNull in the result).
+  void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
+                  const std::vector<int>& columns, SortedSeries* out) const;
+
+  // Removes rows of the given series (all when `series` is empty) in [min_time, max_time].
+  void DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time);
+
+ private:
+  std::vector<std::unique_ptr<SeriesBuffer>> series_;  // indexed by SeriesId
+  size_t rows_ = 0;
+  size_t bytes_ = 0;
+  int64_t min_time_ = INT64_MAX;
+  int64_t max_time_ = INT64_MIN;
+};
+
+}  // namespace gnomon::storage

@@ -1,0 +1,71 @@
+// Constants and metadata structures of segment files. The byte layout is in docs/format/segment.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/base/value_type.h"
+#include "src/storage/scan.h"
+
+namespace gnomon::storage {
+
+constexpr char kSegmentMagic[8] = {'G', 'N', 'O', 'M', 'S', 'E', 'G', '1'};
+constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
+constexpr uint32_t kSegmentVersion = 1;
+// Rows per row group: every column of a series is cut at the same row boundaries, so one group's
+// statistics describe the same rows for all columns.
+constexpr uint32_t kRowsPerGroup = 8192;
+// Footer: index_offset u64 | index_length u64 | index_crc u32 | version u32 | magic u32 | crc u32.
+constexpr size_t kSegmentFooterSize = 32;
+
+// Where a column's data for one row group lives, with its statistics.
+struct ColumnChunkMeta {
+  enum Presence : uint8_t { kAbsent = 0, kDense = 1, kWithValidity = 2 };
+  Presence presence = kAbsent;
+  uint64_t offset = 0;  // values block (only the non-null values)
+  uint32_t length = 0;
+  uint32_t crc = 0;     // masked CRC32C of the block bytes
+  uint64_t validity_offset = 0;  // bools block, one per row (kWithValidity only)
+  uint32_t validity_length = 0;
+  uint32_t validity_crc = 0;
+  ColumnStats stats;
+};
+
+struct RowGroupMeta {
+  uint32_t rows = 0;
+  int64_t min_time = 0;
+  int64_t max_time = 0;
+  uint64_t time_offset = 0;
+  uint32_t time_length = 0;
+  uint32_t time_crc = 0;
+  uint32_t first_column = 0;  // index into SegmentIndex::columns; num_columns consecutive entries
+};
+
+struct SeriesMeta {
+  SeriesId id = 0;
+  uint32_t first_group = 0;  // index into SegmentIndex::groups
+  uint32_t num_groups = 0;
+  uint32_t rows = 0;
+  int64_t min_time = 0;
+  int64_t max_time = 0;
+};
+
+struct SegmentColumn {
+  std::string name;
+  ValueType type;
+};
+
+// The decoded index of a segment: small, held in memory while the segment is open.
+struct SegmentIndex {
+  std::string table;
+  int64_t min_time = 0;
+  int64_t max_time = 0;
+  uint64_t rows = 0;
+  std::vector<SegmentColumn> columns;  // the segment's own column list (its schema at write time)
+  std::vector<SeriesMeta> series;      // ascending id
+  std::vector<RowGroupMeta> groups;
+  std::vector<ColumnChunkMeta> chunks;  // groups.size() * columns.size()
+};
+
+}  // namespace gnomon::storage

@@ -1,0 +1,186 @@
+#include "src/storage/segment_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/base/coding.h"
+#include "src/base/crc32c.h"
+#include "src/encoding/block_codec.h"
+#include "src/storage/segment_writer.h"
+
+namespace gnomon::storage {
+
+Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const std::string& path) {
+  GNOMON_ASSIGN_OR_RETURN(auto file, env->NewRandomAccessFile(path));
+  std::shared_ptr<SegmentReader> reader(new SegmentReader(path, std::move(file)));
+  const uint64_t size = reader->file_->Size();
+  auto corrupt = [&](const std::string& what) {
+    return Status::Corruption("segment " + path + ": " + what);
+  };
+  if (size < sizeof(kSegmentMagic) + kSegmentFooterSize) return corrupt("file too small");
+  std::string scratch(kSegmentFooterSize, '\0');
+  std::string_view footer;
+  GNOMON_RETURN_IF_ERROR(
+      reader->file_->Read(size - kSegmentFooterSize, kSegmentFooterSize, &footer, scratch.data()));
+  std::string_view magic;
+  std::string magic_scratch(sizeof(kSegmentMagic), '\0');
+  GNOMON_RETURN_IF_ERROR(reader->file_->Read(0, sizeof(kSegmentMagic), &magic, magic_scratch.data()));
+  if (std::memcmp(magic.data(), kSegmentMagic, sizeof(kSegmentMagic)) != 0) {
+    return corrupt("bad magic");
+  }
+  const uint64_t index_offset = DecodeFixed64(footer.data());
+  const uint64_t index_length = DecodeFixed64(footer.data() + 8);
+  const uint32_t index_crc = DecodeFixed32(footer.data() + 16);
+  const uint32_t version = DecodeFixed32(footer.data() + 20);
+  const uint32_t footer_magic = DecodeFixed32(footer.data() + 24);
+  const uint32_t footer_crc = DecodeFixed32(footer.data() + 28);
+  if (footer_magic != kSegmentFooterMagic) return corrupt("bad footer magic");
+  if (crc32c::Unmask(footer_crc) != crc32c::Value(footer.data(), 28)) {
+    return corrupt("footer checksum mismatch at offset " + std::to_string(size - kSegmentFooterSize));
+  }
+  if (version != kSegmentVersion) return corrupt("unsupported version " + std::to_string(version));
+  if (index_offset < sizeof(kSegmentMagic) || index_offset > size - kSegmentFooterSize ||
+      index_length != size - kSegmentFooterSize - index_offset) {
+    return corrupt("index location out of bounds");
+  }
+  std::string index_scratch(index_length, '\0');
+  std::string_view index_bytes;
+  GNOMON_RETURN_IF_ERROR(
+      reader->file_->Read(index_offset, index_length, &index_bytes, index_scratch.data()));
+  if (crc32c::Unmask(index_crc) != crc32c::Value(index_bytes)) {
+    return corrupt("index checksum mismatch at offset " + std::to_string(index_offset));
+  }
+  Status s = DecodeSegmentIndex(index_bytes, &reader->index_);
+  if (!s.ok()) return s.WithContext("segment " + path);
+  // Every block must lie inside the data section.
+  auto in_data = [&](uint64_t off, uint64_t len) {
+    return off >= sizeof(kSegmentMagic) && off <= index_offset && len <= index_offset - off;
+  };
+  for (const RowGroupMeta& g : reader->index_.groups) {
+    if (!in_data(g.time_offset, g.time_length)) return corrupt("time block out of bounds");
+  }
+  for (const ColumnChunkMeta& c : reader->index_.chunks) {
+    if (c.presence == ColumnChunkMeta::kAbsent) continue;
+    if (!in_data(c.offset, c.length)) return corrupt("column block out of bounds");
+    if (c.presence == ColumnChunkMeta::kWithValidity &&
+        !in_data(c.validity_offset, c.validity_length)) {
+      return corrupt("validity block out of bounds");
+    }
+  }
+  return reader;
+}
+
+const SeriesMeta* SegmentReader::FindSeries(SeriesId id) const {
+  auto it = std::lower_bound(index_.series.begin(), index_.series.end(), id,
+                             [](const SeriesMeta& s, SeriesId v) { return s.id < v; });
+  if (it == index_.series.end() || it->id != id) return nullptr;
+  return &*it;
+}
+
+int SegmentReader::FindColumn(const std::string& name, ValueType type) const {
+  for (size_t i = 0; i < index_.columns.size(); ++i) {
+    if (index_.columns[i].name == name) {
+      return index_.columns[i].type == type ? static_cast<int>(i) : -1;
+    }
+  }
+  return -1;
+}
+
+Status SegmentReader::Block(uint64_t offset, uint32_t length, uint32_t crc,
+                            std::string_view* out) const {
+  GNOMON_RETURN_IF_ERROR(file_->Read(offset, length, out, nullptr));
+  if (crc32c::Unmask(crc) != crc32c::Value(*out)) {
+    return Status::Corruption("segment " + path_ + ": block checksum mismatch at offset " +
+                              std::to_string(offset));
+  }
+  return Status::OK();
+}
+
+Status SegmentReader::ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const {
+  std::string_view block;
+  GNOMON_RETURN_IF_ERROR(Block(group.time_offset, group.time_length, group.time_crc, &block));
+  Status s = encoding::DecodeTimestamps(block, out);
+  if (!s.ok()) return s.WithContext("segment " + path_);
+  if (out->size() != group.rows) {
+    return Status::Corruption("segment " + path_ + ": time block has " +
+                              std::to_string(out->size()) + " values, expected " +
+                              std::to_string(group.rows));
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// Spreads `dense` (values of the valid rows) over `validity` in place: vec grows to rows entries.
+template <typename T>
+void Expand(std::vector<T>* vec, const std::vector<uint8_t>& validity) {
+  size_t src = vec->size();
+  vec->resize(validity.size());
+  for (size_t r = validity.size(); r-- > 0;) {
+    if (validity[r]) {
+      (*vec)[r] = std::move((*vec)[--src]);
+    } else {
+      (*vec)[r] = T{};
+    }
+  }
+}
+
+}  // namespace
+
+Status SegmentReader::ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const {
+  const ColumnChunkMeta& meta = chunk(group, column);
+  const ValueType type = index_.columns[column].type;
+  if (meta.presence == ColumnChunkMeta::kAbsent) {
+    out->AssignNulls(type, group.rows);
+    return Status::OK();
+  }
+  out->Clear();
+  out->type = type;
+  std::string_view block;
+  GNOMON_RETURN_IF_ERROR(Block(meta.offset, meta.length, meta.crc, &block));
+  Status s;
+  size_t got = 0;
+  switch (type) {
+    case ValueType::kFloat64: s = encoding::DecodeFloat64s(block, &out->f64); got = out->f64.size(); break;
+    case ValueType::kInt64: s = encoding::DecodeInt64s(block, &out->i64); got = out->i64.size(); break;
+    case ValueType::kUInt64: s = encoding::DecodeUInt64s(block, &out->u64); got = out->u64.size(); break;
+    case ValueType::kBool: s = encoding::DecodeBools(block, &out->b); got = out->b.size(); break;
+    case ValueType::kString:
+      s = encoding::DecodeStrings(block, &out->str, &out->arena);
+      got = out->str.size();
+      break;
+    default: return Status::Corruption("segment " + path_ + ": bad column type");
+  }
+  if (!s.ok()) return s.WithContext("segment " + path_);
+  if (got != meta.stats.count) {
+    return Status::Corruption("segment " + path_ + ": column block at offset " +
+                              std::to_string(meta.offset) + " has " + std::to_string(got) +
+                              " values, expected " + std::to_string(meta.stats.count));
+  }
+  if (meta.presence == ColumnChunkMeta::kWithValidity) {
+    GNOMON_RETURN_IF_ERROR(Block(meta.validity_offset, meta.validity_length, meta.validity_crc, &block));
+    s = encoding::DecodeBools(block, &out->validity);
+    if (!s.ok()) return s.WithContext("segment " + path_);
+    size_t valid = 0;
+    for (uint8_t v : out->validity) valid += v != 0;
+    if (out->validity.size() != group.rows || valid != got) {
+      return Status::Corruption("segment " + path_ + ": validity block at offset " +
+                                std::to_string(meta.validity_offset) + " disagrees with its column");
+    }
+    switch (type) {
+      case ValueType::kFloat64: Expand(&out->f64, out->validity); break;
+      case ValueType::kInt64: Expand(&out->i64, out->validity); break;
+      case ValueType::kUInt64: Expand(&out->u64, out->validity); break;
+      case ValueType::kBool: Expand(&out->b, out->validity); break;
+      case ValueType::kString: Expand(&out->str, out->validity); break;
+      default: break;
+    }
+  } else if (got != group.rows) {
+    return Status::Corruption("segment " + path_ + ": dense column block has " +
+                              std::to_string(got) + " values for " + std::to_string(group.rows) +
+                              " rows");
+  }
+  return Status::OK();
+}
+
+}  // namespace gnomon::storage

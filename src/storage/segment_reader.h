@@ -1,0 +1,48 @@
+// SegmentReader: an open, memory-mapped segment file with its decoded index. Immutable and
+// thread-safe; shared by every reader that needs it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/base/result.h"
+#include "src/port/env.h"
+#include "src/storage/column_data.h"
+#include "src/storage/segment_format.h"
+
+namespace gnomon::storage {
+
+class SegmentReader {
+ public:
+  // Opens and verifies the footer and index checksums. Corruption names the file.
+  static Result<std::shared_ptr<SegmentReader>> Open(port::Env* env, const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const SegmentIndex& index() const { return index_; }
+  uint64_t file_size() const { return file_->Size(); }
+
+  // Metadata of series `id`, or nullptr if the segment has no rows for it.
+  const SeriesMeta* FindSeries(SeriesId id) const;
+  const RowGroupMeta& group(uint32_t g) const { return index_.groups[g]; }
+  const ColumnChunkMeta& chunk(const RowGroupMeta& group, size_t column) const {
+    return index_.chunks[group.first_column + column];
+  }
+  // Segment column index of field `name` with `type`, or -1 (absent or another type).
+  int FindColumn(const std::string& name, ValueType type) const;
+
+  Status ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const;
+  // Decodes column `column` of a row group into out (group.rows rows; nulls expanded).
+  Status ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const;
+
+ private:
+  SegmentReader(std::string path, std::unique_ptr<port::RandomAccessFile> file)
+      : path_(std::move(path)), file_(std::move(file)) {}
+  Status Block(uint64_t offset, uint32_t length, uint32_t crc, std::string_view* out) const;
+
+  std::string path_;
+  std::unique_ptr<port::RandomAccessFile> file_;
+  SegmentIndex index_;
+};
+
+}  // namespace gnomon::storage

@@ -1,0 +1,209 @@
+#include "src/storage/segment_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "src/base/coding.h"
+#include "src/base/crc32c.h"
+#include "src/encoding/block_codec.h"
+
+namespace gnomon::storage {
+namespace {
+
+double BitsToDouble(uint64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d;
+}
+
+// Statistics over the non-null values of rows [begin, begin+rows).
+ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows) {
+  ColumnStats s;
+  bool first = true;
+  for (size_t r = begin; r < begin + rows; ++r) {
+    if (!col.validity.empty() && col.validity[r] == 0) continue;
+    ++s.count;
+    if (col.type == ValueType::kString) continue;
+    s.has_numeric = true;
+    uint64_t bits = col.bits[r];
+    double d;
+    switch (col.type) {
+      case ValueType::kFloat64: d = BitsToDouble(bits); break;
+      case ValueType::kInt64: {
+        auto v = static_cast<int64_t>(bits);
+        if (first || v < s.imin) s.imin = v;
+        if (first || v > s.imax) s.imax = v;
+        d = static_cast<double>(v);
+        break;
+      }
+      case ValueType::kUInt64: d = static_cast<double>(bits); break;
+      default: d = static_cast<double>(bits & 1); break;
+    }
+    // NaN never becomes min or max (SQL aggregates skip it the same way).
+    if (first || d < s.min || std::isnan(s.min)) s.min = d;
+    if (first || d > s.max || std::isnan(s.max)) s.max = d;
+    s.sum += d;
+    first = false;
+  }
+  return s;
+}
+
+}  // namespace
+
+SegmentWriter::SegmentWriter(port::Env* env, std::string path, std::string table,
+                             std::vector<SegmentColumn> columns)
+    : env_(env), path_(std::move(path)) {
+  index_.table = std::move(table);
+  index_.columns = std::move(columns);
+  index_.min_time = INT64_MAX;
+  index_.max_time = INT64_MIN;
+}
+
+Status SegmentWriter::Open() {
+  GNOMON_ASSIGN_OR_RETURN(file_, env_->NewWritableFile(path_));
+  GNOMON_RETURN_IF_ERROR(file_->Append(std::string_view(kSegmentMagic, sizeof(kSegmentMagic))));
+  offset_ = sizeof(kSegmentMagic);
+  return Status::OK();
+}
+
+Status SegmentWriter::AppendBlock(const std::string& block, uint64_t* offset, uint32_t* length,
+                                  uint32_t* crc) {
+  *offset = offset_;
+  *length = static_cast<uint32_t>(block.size());
+  *crc = crc32c::Mask(crc32c::Value(block));
+  GNOMON_RETURN_IF_ERROR(file_->Append(block));
+  offset_ += block.size();
+  return Status::OK();
+}
+
+Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows,
+                                 ColumnChunkMeta* meta) {
+  meta->stats = ComputeStats(col, begin, rows);
+  if (meta->stats.count == 0) {
+    meta->presence = ColumnChunkMeta::kAbsent;
+    return Status::OK();
+  }
+  const bool has_nulls = meta->stats.count < rows;
+  meta->presence = has_nulls ? ColumnChunkMeta::kWithValidity : ColumnChunkMeta::kDense;
+  auto valid = [&](size_t r) { return col.validity.empty() || col.validity[r] != 0; };
+
+  scratch_.clear();
+  switch (col.type) {
+    case ValueType::kFloat64: {
+      std::vector<double> v;
+      v.reserve(meta->stats.count);
+      for (size_t r = begin; r < begin + rows; ++r) {
+        if (valid(r)) v.push_back(BitsToDouble(col.bits[r]));
+      }
+      encoding::EncodeFloat64s(v, &scratch_);
+      break;
+    }
+    case ValueType::kInt64: {
+      std::vector<int64_t> v;
+      v.reserve(meta->stats.count);
+      for (size_t r = begin; r < begin + rows; ++r) {
+        if (valid(r)) v.push_back(static_cast<int64_t>(col.bits[r]));
+      }
+      encoding::EncodeInt64s(v, &scratch_);
+      break;
+    }
+    case ValueType::kUInt64: {
+      std::vector<uint64_t> v;
+      v.reserve(meta->stats.count);
+      for (size_t r = begin; r < begin + rows; ++r) {
+        if (valid(r)) v.push_back(col.bits[r]);
+      }
+      encoding::EncodeUInt64s(v, &scratch_);
+      break;
+    }
+    case ValueType::kBool: {
+      std::vector<uint8_t> v;
+      v.reserve(meta->stats.count);
+      for (size_t r = begin; r < begin + rows; ++r) {
+        if (valid(r)) v.push_back(static_cast<uint8_t>(col.bits[r] & 1));
+      }
+      encoding::EncodeBools(v, &scratch_);
+      break;
+    }
+    case ValueType::kString: {
+      std::vector<std::string_view> v;
+      v.reserve(meta->stats.count);
+      for (size_t r = begin; r < begin + rows; ++r) {
+        if (valid(r)) v.push_back(col.strings[r]);
+      }
+      encoding::EncodeStrings(v, &scratch_);
+      break;
+    }
+    default: return Status::Internal("segment writer: column without a type");
+  }
+  GNOMON_RETURN_IF_ERROR(AppendBlock(scratch_, &meta->offset, &meta->length, &meta->crc));
+  if (has_nulls) {
+    std::vector<uint8_t> validity(col.validity.begin() + begin, col.validity.begin() + begin + rows);
+    scratch_.clear();
+    encoding::EncodeBools(validity, &scratch_);
+    GNOMON_RETURN_IF_ERROR(
+        AppendBlock(scratch_, &meta->validity_offset, &meta->validity_length, &meta->validity_crc));
+  }
+  return Status::OK();
+}
+
+Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
+  GNOMON_CHECK(!data.times.empty());
+  GNOMON_CHECK(index_.series.empty() || index_.series.back().id < id);
+  const size_t n = data.times.size();
+  SeriesMeta series;
+  series.id = id;
+  series.first_group = static_cast<uint32_t>(index_.groups.size());
+  series.rows = static_cast<uint32_t>(n);
+  series.min_time = data.times.front();
+  series.max_time = data.times.back();
+
+  for (size_t begin = 0; begin < n; begin += kRowsPerGroup) {
+    const size_t rows = std::min<size_t>(kRowsPerGroup, n - begin);
+    RowGroupMeta group;
+    group.rows = static_cast<uint32_t>(rows);
+    group.min_time = data.times[begin];
+    group.max_time = data.times[begin + rows - 1];
+    group.first_column = static_cast<uint32_t>(index_.chunks.size());
+    scratch_.clear();
+    encoding::EncodeTimestamps(std::span<const int64_t>(data.times.data() + begin, rows), &scratch_);
+    GNOMON_RETURN_IF_ERROR(
+        AppendBlock(scratch_, &group.time_offset, &group.time_length, &group.time_crc));
+    for (size_t c = 0; c < index_.columns.size(); ++c) {
+      ColumnChunkMeta meta;
+      if (c < data.columns.size() && data.columns[c].type != ValueType::kNull) {
+        GNOMON_RETURN_IF_ERROR(WriteChunk(data.columns[c], begin, rows, &meta));
+      }
+      index_.chunks.push_back(meta);
+    }
+    index_.groups.push_back(group);
+    ++series.num_groups;
+  }
+  index_.series.push_back(series);
+  index_.rows += n;
+  index_.min_time = std::min(index_.min_time, series.min_time);
+  index_.max_time = std::max(index_.max_time, series.max_time);
+  return Status::OK();
+}
+
+Status SegmentWriter::Finish(SegmentIndex* index_out) {
+  std::string index_bytes;
+  EncodeSegmentIndex(index_, &index_bytes);
+  std::string footer;
+  PutFixed64(&footer, offset_);
+  PutFixed64(&footer, index_bytes.size());
+  PutFixed32(&footer, crc32c::Mask(crc32c::Value(index_bytes)));
+  PutFixed32(&footer, kSegmentVersion);
+  PutFixed32(&footer, kSegmentFooterMagic);
+  PutFixed32(&footer, crc32c::Mask(crc32c::Value(footer)));
+  GNOMON_RETURN_IF_ERROR(file_->Append(index_bytes));
+  GNOMON_RETURN_IF_ERROR(file_->Append(footer));
+  offset_ += index_bytes.size() + footer.size();
+  GNOMON_RETURN_IF_ERROR(file_->Sync());
+  GNOMON_RETURN_IF_ERROR(file_->Close());
+  if (index_out != nullptr) *index_out = std::move(index_);
+  return Status::OK();
+}
+
+}  // namespace gnomon::storage

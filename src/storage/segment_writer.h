@@ -1,0 +1,46 @@
+// SegmentWriter: writes one immutable segment file (one table, one time partition), series by
+// series in ascending id order. Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/base/status.h"
+#include "src/port/env.h"
+#include "src/storage/memtable.h"
+#include "src/storage/segment_format.h"
+
+namespace gnomon::storage {
+
+class SegmentWriter {
+ public:
+  // `columns` is the table's field list at write time; SortedSeries::columns index into it.
+  SegmentWriter(port::Env* env, std::string path, std::string table,
+                std::vector<SegmentColumn> columns);
+
+  Status Open();
+  // REQUIRES: ids ascending across calls; data.times strictly increasing; non-empty.
+  Status AddSeries(SeriesId id, const SortedSeries& data);
+  // Writes the index and footer, syncs and closes. The index describes what was written.
+  Status Finish(SegmentIndex* index_out);
+  // Bytes written so far.
+  uint64_t FileSize() const { return offset_; }
+
+ private:
+  Status AppendBlock(const std::string& block, uint64_t* offset, uint32_t* length, uint32_t* crc);
+  Status WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows, ColumnChunkMeta* meta);
+
+  port::Env* env_;
+  std::string path_;
+  std::unique_ptr<port::WritableFile> file_;
+  uint64_t offset_ = 0;
+  SegmentIndex index_;
+  std::string scratch_;
+};
+
+// Serialises / parses the index section (shared by writer and reader; exposed for tests).
+void EncodeSegmentIndex(const SegmentIndex& index, std::string* out);
+Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index);
+
+}  // namespace gnomon::storage

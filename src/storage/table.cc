@@ -1,0 +1,154 @@
+#include "src/storage/table.h"
+
+#include <algorithm>
+
+namespace gnomon::storage {
+
+Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std::string dir,
+                                           std::string dir_name, const ManifestTable* manifest) {
+  GNOMON_RETURN_IF_ERROR(env->CreateDirs(dir));
+  std::shared_ptr<Table> table(new Table(env, std::move(name), dir, std::move(dir_name)));
+  GNOMON_ASSIGN_OR_RETURN(table->registry_,
+                          index::SeriesRegistry::Open(env, port::JoinPath(dir, "series")));
+  if (manifest != nullptr) {
+    for (const auto& [field, type] : manifest->fields) {
+      ColumnId id;
+      GNOMON_RETURN_IF_ERROR(table->schema_.AddField(field, type, &id));
+    }
+    for (const std::string& key : manifest->tag_keys) table->schema_.AddTagKey(key);
+    for (const ManifestSegment& seg : manifest->segments) {
+      GNOMON_ASSIGN_OR_RETURN(auto reader,
+                              SegmentReader::Open(env, table->SegmentPath(seg.file_number)));
+      table->segments_.push_back(SegmentRef{seg, std::move(reader)});
+    }
+    std::sort(table->segments_.begin(), table->segments_.end(),
+              [](const SegmentRef& a, const SegmentRef& b) { return a.meta.sequence < b.meta.sequence; });
+  }
+  return table;
+}
+
+std::string Table::SegmentPath(uint64_t file_number) const {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%08llu.seg", static_cast<unsigned long long>(file_number));
+  return port::JoinPath(dir_, name);
+}
+
+Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTable* out,
+                      std::vector<RowError>* rejected) {
+  out->field_ids.assign(batch.fields().size(), 0);
+  out->series_ids.assign(batch.series().size(), 0);
+  out->row_rejected.clear();
+  std::vector<uint8_t> field_conflict(batch.fields().size(), 0);
+  std::vector<std::string> conflict_reason(batch.fields().size());
+  bool any_conflict = false;
+  {
+    std::unique_lock lock(mu_);
+    for (size_t f = 0; f < batch.fields().size(); ++f) {
+      const FieldDef& def = batch.fields()[f];
+      if (schema_.HasTagKey(def.name)) {
+        field_conflict[f] = 1;
+        conflict_reason[f] = "field " + def.name + " has the name of a tag of table " + name_;
+        any_conflict = true;
+        continue;
+      }
+      Status s = schema_.AddField(def.name, def.type, &out->field_ids[f]);
+      if (!s.ok()) {
+        field_conflict[f] = 1;
+        conflict_reason[f] = s.message() + " (table " + name_ + ")";
+        any_conflict = true;
+      }
+    }
+    for (const TagSet& tags : batch.series()) {
+      for (const Tag& t : tags) {
+        if (schema_.FindField(t.key) >= 0) {
+          return Status::TypeConflict("tag " + t.key + " has the name of a field of table " + name_);
+        }
+        schema_.AddTagKey(t.key);
+      }
+    }
+  }
+  if (any_conflict) {
+    out->row_rejected.assign(batch.rows().size(), 0);
+    for (size_t r = 0; r < batch.rows().size(); ++r) {
+      const Row& row = batch.rows()[r];
+      for (uint32_t i = 0; i < row.value_count; ++i) {
+        uint32_t f = batch.values()[row.value_begin + i].field;
+        if (!field_conflict[f]) continue;
+        if (!accept_partial) {
+          return Status::TypeConflict("line " + std::to_string(row.line) + ": " + conflict_reason[f]);
+        }
+        out->row_rejected[r] = 1;
+        rejected->push_back(RowError{row.line, conflict_reason[f]});
+        break;
+      }
+    }
+  }
+  std::vector<index::TagRef> refs;
+  for (size_t s = 0; s < batch.series().size(); ++s) {
+    refs.clear();
+    for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
+    bool created = false;
+    GNOMON_ASSIGN_OR_RETURN(out->series_ids[s], registry_->GetOrCreate(refs, &created));
+  }
+  return Status::OK();
+}
+
+void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
+  std::unique_lock lock(mu_);
+  const auto& rows = batch.rows();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!prepared.row_rejected.empty() && prepared.row_rejected[r]) continue;
+    const Row& row = rows[r];
+    SeriesId id = prepared.series_ids[row.series];
+    active_->Append(id, row.time, batch, row, prepared.field_ids, schema_);
+    last_values_.Offer(id, row.time, batch, row, prepared.field_ids);
+  }
+}
+
+size_t Table::MemtableBytes() const {
+  std::shared_lock lock(mu_);
+  return active_->ApproximateBytes();
+}
+
+Status Table::SyncRegistry() { return registry_->Sync(); }
+
+std::vector<std::string> Table::TakeObsoleteFiles() {
+  std::unique_lock lock(mu_);
+  return std::exchange(obsolete_files_, {});
+}
+
+TableInfo Table::Info() const {
+  std::shared_lock lock(mu_);
+  TableInfo info;
+  info.name = name_;
+  info.columns.push_back(ColumnInfo{"time", ColumnInfo::Kind::kTime, ValueType::kTimestamp});
+  for (const std::string& key : schema_.tag_keys()) {
+    info.columns.push_back(ColumnInfo{key, ColumnInfo::Kind::kTag, ValueType::kString});
+  }
+  for (const FieldColumn& f : schema_.fields()) {
+    info.columns.push_back(ColumnInfo{f.name, ColumnInfo::Kind::kField, f.type});
+  }
+  return info;
+}
+
+ManifestTable Table::ToManifest() const {
+  std::shared_lock lock(mu_);
+  ManifestTable m;
+  m.name = name_;
+  m.dir_name = dir_name_;
+  for (const FieldColumn& f : schema_.fields()) m.fields.emplace_back(f.name, f.type);
+  m.tag_keys = schema_.tag_keys();
+  for (const SegmentRef& s : segments_) m.segments.push_back(s.meta);
+  return m;
+}
+
+void Table::Stats(EngineStats* stats) const {
+  std::shared_lock lock(mu_);
+  stats->series += registry_->size();
+  stats->memtable_bytes += active_->ApproximateBytes();
+  for (const auto& f : frozen_) stats->memtable_bytes += f->ApproximateBytes();
+  stats->segment_files += segments_.size();
+  for (const SegmentRef& s : segments_) stats->segment_bytes += s.meta.bytes;
+}
+
+}  // namespace gnomon::storage

@@ -1,0 +1,125 @@
+// Table: everything the engine keeps for one table — schema, series registry and tag index,
+// the active and frozen memtables, the live segments and the last-value cache.
+// Thread-safety: mu_ guards the mutable state; the registry has its own synchronisation.
+// Split by concern: table.cc (open, write path), table_flush.cc (freeze, segments),
+// table_reader.cc (read snapshots and scans).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "src/base/result.h"
+#include "src/index/series_registry.h"
+#include "src/port/env.h"
+#include "src/storage/engine.h"
+#include "src/storage/last_value_cache.h"
+#include "src/storage/manifest.h"
+#include "src/storage/memtable.h"
+#include "src/storage/segment_reader.h"
+#include "src/storage/table_schema.h"
+
+namespace gnomon::storage {
+
+struct SegmentRef {
+  ManifestSegment meta;
+  std::shared_ptr<SegmentReader> reader;
+};
+
+// A batch resolved against a table: column ids for the batch's fields, series ids for its series,
+// and the rows that cannot be written (field type conflicts), if partial writes are allowed.
+struct PreparedTable {
+  std::vector<ColumnId> field_ids;
+  std::vector<SeriesId> series_ids;
+  std::vector<uint8_t> row_rejected;  // empty when none
+};
+
+class Table : public std::enable_shared_from_this<Table> {
+ public:
+  // Opens the table directory (creating it), its registry and segments listed in `manifest`
+  // (nullptr for a new table).
+  static Result<std::shared_ptr<Table>> Open(port::Env* env, std::string name, std::string dir,
+                                             std::string dir_name, const ManifestTable* manifest);
+
+  const std::string& name() const { return name_; }
+  const std::string& dir() const { return dir_; }
+  const std::string& dir_name() const { return dir_name_; }
+
+  // Write path. Prepare resolves schema and series (adding new columns and series); Apply puts
+  // the rows into the memtable and the last-value cache.
+  Status Prepare(const TableBatch& batch, bool accept_partial, PreparedTable* out,
+                 std::vector<RowError>* rejected);
+  void Apply(const TableBatch& batch, const PreparedTable& prepared);
+  size_t MemtableBytes() const;
+
+  // Flush path (table_flush.cc).
+  // Moves a non-empty active memtable to the frozen list; returns whether it did.
+  bool Freeze();
+  // Writes the oldest frozen memtable into segments (one per partition) and installs them.
+  // Sequence and file numbers come from the callbacks. Returns false if nothing was frozen.
+  Result<bool> FlushOldestFrozen(int64_t partition_ns, const std::function<uint64_t()>& next_file,
+                                 uint64_t sequence);
+  // Merges the segments of each partition holding at least `min_segments` segments.
+  Status Compact(int min_segments, const std::function<uint64_t()>& next_file);
+  // Drops the segments of partitions ending at or before `cutoff`.
+  Status DropPartitionsBefore(int64_t cutoff, int64_t partition_ns);
+  // Removes rows in [min_time, max_time] of `series` (all when nullptr) from memtables and by
+  // rewriting the segments that hold them.
+  Status DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
+                    const std::function<uint64_t()>& next_file);
+  Status SyncRegistry();
+  // Segment files replaced or dropped since the last call; delete them once the manifest that no
+  // longer lists them is durable.
+  std::vector<std::string> TakeObsoleteFiles();
+
+  // Rebuilds the last-value cache from segments (at open; WAL replay then adds newer rows).
+  Status RebuildLastValues();
+
+  // Reading (table_reader.cc).
+  std::unique_ptr<TableReader> NewReader();
+  TableInfo Info() const;
+  // Manifest view of this table.
+  ManifestTable ToManifest() const;
+  void Stats(EngineStats* stats) const;
+
+ private:
+  friend class TableSnapshot;
+  Table(port::Env* env, std::string name, std::string dir, std::string dir_name)
+      : env_(env), name_(std::move(name)), dir_(std::move(dir)), dir_name_(std::move(dir_name)),
+        active_(std::make_shared<Memtable>()) {}
+  std::string SegmentPath(uint64_t file_number) const;
+  Status WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>& rows_by_series,
+                       int64_t partition_ns, const std::function<uint64_t()>& next_file,
+                       uint64_t sequence, std::vector<SegmentRef>* out);
+
+  port::Env* const env_;
+  const std::string name_;
+  const std::string dir_;
+  const std::string dir_name_;
+  std::unique_ptr<index::SeriesRegistry> registry_;
+  // Serialises flush, compaction and delete of this table's segments.
+  std::mutex maintenance_mu_;
+
+  mutable std::shared_mutex mu_;
+  TableSchema schema_;
+  std::shared_ptr<Memtable> active_;
+  std::vector<std::shared_ptr<Memtable>> frozen_;  // oldest first; immutable
+  std::vector<SegmentRef> segments_;                // ascending sequence
+  LastValueCache last_values_;
+  std::vector<std::string> obsolete_files_;
+};
+
+// Reads every row of series `meta` in [min_time, max_time] from a segment, all columns
+// (column index = ColumnId).
+Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta, int64_t min_time,
+                             int64_t max_time, SortedSeries* out);
+
+// Reads a series' rows from every source that holds them, merged: sorted by time, and for rows
+// with the same time each column takes the value of the newest source that has one.
+void MergeSortedSeries(std::vector<SortedSeries>* sources_oldest_first, const TableSchema& schema,
+                       SortedSeries* out);
+
+}  // namespace gnomon::storage

@@ -1,0 +1,454 @@
+// Table: freezing memtables, writing and installing segments, compaction, retention, deletes.
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "src/base/logging.h"
+#include "src/base/time_util.h"
+#include "src/storage/segment_writer.h"
+#include "src/storage/table.h"
+
+namespace gnomon::storage {
+namespace {
+
+// Copies rows [begin, end) of a decoded column into a memtable-style column buffer.
+void AppendDecoded(const DecodedColumn& src, size_t begin, size_t end, ColumnBuffer* dst) {
+  if (dst->type == ValueType::kNull) dst->type = src.type;
+  size_t have = dst->type == ValueType::kString ? dst->strings.size() : dst->bits.size();
+  for (size_t r = begin; r < end; ++r) {
+    bool valid = src.validity.empty() || src.validity[r] != 0;
+    uint64_t bits = 0;
+    switch (src.type) {
+      case ValueType::kFloat64: std::memcpy(&bits, &src.f64[r], 8); break;
+      case ValueType::kInt64: bits = static_cast<uint64_t>(src.i64[r]); break;
+      case ValueType::kUInt64: bits = src.u64[r]; break;
+      case ValueType::kBool: bits = src.b[r]; break;
+      default: break;
+    }
+    if (src.type == ValueType::kString) {
+      dst->strings.emplace_back(valid ? src.str[r] : std::string_view());
+    } else {
+      dst->bits.push_back(bits);
+    }
+    if (!valid && dst->validity.empty()) dst->validity.assign(have + (r - begin), 1);
+    if (!dst->validity.empty()) dst->validity.push_back(valid ? 1 : 0);
+    if (!valid) ++dst->null_count;
+  }
+}
+
+int64_t PartitionStart(int64_t t, int64_t partition_ns) {
+  return FloorDiv(t, partition_ns) * partition_ns;
+}
+
+}  // namespace
+
+// Reads every row of series `meta` in [min_time, max_time] from a segment, all columns.
+Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta, int64_t min_time,
+                             int64_t max_time, SortedSeries* out) {
+  out->times.clear();
+  const size_t ncols = reader.index().columns.size();
+  out->columns.assign(ncols, ColumnBuffer{});
+  std::vector<int64_t> times;
+  DecodedColumn col;
+  for (uint32_t g = 0; g < meta.num_groups; ++g) {
+    const RowGroupMeta& group = reader.group(meta.first_group + g);
+    if (group.max_time < min_time || group.min_time > max_time) continue;
+    GNOMON_RETURN_IF_ERROR(reader.ReadTimes(group, &times));
+    size_t begin = std::lower_bound(times.begin(), times.end(), min_time) - times.begin();
+    size_t end = std::upper_bound(times.begin(), times.end(), max_time) - times.begin();
+    out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
+    for (size_t c = 0; c < ncols; ++c) {
+      GNOMON_RETURN_IF_ERROR(reader.ReadColumn(group, c, &col));
+      AppendDecoded(col, begin, end, &out->columns[c]);
+    }
+  }
+  // Columns that had no value at all stay typeless (absent).
+  for (ColumnBuffer& c : out->columns) {
+    if (c.null_count == out->times.size()) c = ColumnBuffer{};
+  }
+  return Status::OK();
+}
+
+void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& schema,
+                       SortedSeries* out) {
+  out->times.clear();
+  out->columns.clear();
+  if (sources->size() == 1) {
+    *out = std::move((*sources)[0]);
+    return;
+  }
+  struct Ref {
+    int64_t time;
+    uint32_t source;
+    uint32_t row;
+  };
+  std::vector<Ref> refs;
+  size_t ncols = 0;
+  for (uint32_t s = 0; s < sources->size(); ++s) {
+    const SortedSeries& src = (*sources)[s];
+    ncols = std::max(ncols, src.columns.size());
+    for (uint32_t r = 0; r < src.times.size(); ++r) refs.push_back(Ref{src.times[r], s, r});
+  }
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
+    return a.time != b.time ? a.time < b.time : a.source < b.source;
+  });
+  out->columns.assign(ncols, ColumnBuffer{});
+  for (size_t c = 0; c < ncols; ++c) {
+    if (c < schema.fields().size()) out->columns[c].type = schema.fields()[c].type;
+  }
+  std::vector<uint8_t> any_value(ncols, 0);
+  for (size_t i = 0; i < refs.size();) {
+    size_t j = i;
+    while (j < refs.size() && refs[j].time == refs[i].time) ++j;
+    const size_t row = out->times.size();
+    out->times.push_back(refs[i].time);
+    for (size_t c = 0; c < ncols; ++c) {
+      ColumnBuffer& dst = out->columns[c];
+      // Newest source with a value for this column wins.
+      int pick = -1;
+      for (size_t k = j; k-- > i;) {
+        const SortedSeries& src = (*sources)[refs[k].source];
+        if (c >= src.columns.size() || src.columns[c].type == ValueType::kNull) continue;
+        const ColumnBuffer& sc = src.columns[c];
+        if (!sc.validity.empty() && sc.validity[refs[k].row] == 0) continue;
+        pick = static_cast<int>(k);
+        break;
+      }
+      if (pick < 0) {
+        if (dst.validity.empty()) dst.validity.assign(row, 1);
+        dst.validity.push_back(0);
+        ++dst.null_count;
+        if (dst.type == ValueType::kString) dst.strings.emplace_back(); else dst.bits.push_back(0);
+        continue;
+      }
+      const ColumnBuffer& sc = (*sources)[refs[pick].source].columns[c];
+      if (dst.type == ValueType::kNull) dst.type = sc.type;
+      any_value[c] = 1;
+      if (sc.type == ValueType::kString) {
+        dst.strings.push_back(sc.strings[refs[pick].row]);
+      } else {
+        dst.bits.push_back(sc.bits[refs[pick].row]);
+      }
+      if (!dst.validity.empty()) dst.validity.push_back(1);
+    }
+    i = j;
+  }
+  for (size_t c = 0; c < ncols; ++c) {
+    if (!any_value[c]) out->columns[c] = ColumnBuffer{};
+  }
+}
+
+bool Table::Freeze() {
+  std::unique_lock lock(mu_);
+  if (active_->empty()) return false;
+  frozen_.push_back(std::move(active_));
+  active_ = std::make_shared<Memtable>();
+  return true;
+}
+
+Status Table::WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>& rows_by_series,
+                            int64_t partition_ns, const std::function<uint64_t()>& next_file,
+                            uint64_t sequence, std::vector<SegmentRef>* out) {
+  std::vector<SegmentColumn> columns;
+  {
+    std::shared_lock lock(mu_);
+    for (const FieldColumn& f : schema_.fields()) columns.push_back(SegmentColumn{f.name, f.type});
+  }
+  struct Pending {
+    uint64_t file_number;
+    std::unique_ptr<SegmentWriter> writer;
+  };
+  std::map<int64_t, Pending> writers;  // by partition start
+  SortedSeries part;
+  for (const auto& [id, data] : rows_by_series) {
+    // Split the series' rows at partition boundaries.
+    size_t begin = 0;
+    while (begin < data.times.size()) {
+      int64_t pstart = PartitionStart(data.times[begin], partition_ns);
+      int64_t pend = pstart + partition_ns - 1;
+      size_t end = std::upper_bound(data.times.begin() + begin, data.times.end(), pend) -
+                   data.times.begin();
+      part.times.assign(data.times.begin() + begin, data.times.begin() + end);
+      part.columns.resize(data.columns.size());
+      for (size_t c = 0; c < data.columns.size(); ++c) {
+        const ColumnBuffer& src = data.columns[c];
+        ColumnBuffer& dst = part.columns[c];
+        dst = ColumnBuffer{};
+        if (src.type == ValueType::kNull) continue;
+        dst.type = src.type;
+        if (src.type == ValueType::kString) {
+          dst.strings.assign(src.strings.begin() + begin, src.strings.begin() + end);
+        } else {
+          dst.bits.assign(src.bits.begin() + begin, src.bits.begin() + end);
+        }
+        if (!src.validity.empty()) {
+          dst.validity.assign(src.validity.begin() + begin, src.validity.begin() + end);
+        }
+      }
+      auto it = writers.find(pstart);
+      if (it == writers.end()) {
+        Pending p;
+        p.file_number = next_file();
+        p.writer = std::make_unique<SegmentWriter>(env_, SegmentPath(p.file_number), name_, columns);
+        GNOMON_RETURN_IF_ERROR(p.writer->Open());
+        it = writers.emplace(pstart, std::move(p)).first;
+      }
+      GNOMON_RETURN_IF_ERROR(it->second.writer->AddSeries(id, part));
+      begin = end;
+    }
+  }
+  for (auto& [pstart, pending] : writers) {
+    SegmentIndex index;
+    GNOMON_RETURN_IF_ERROR(pending.writer->Finish(&index));
+    SegmentRef ref;
+    ref.meta.file_number = pending.file_number;
+    ref.meta.sequence = sequence;
+    ref.meta.partition_start = pstart;
+    ref.meta.min_time = index.min_time;
+    ref.meta.max_time = index.max_time;
+    ref.meta.rows = index.rows;
+    ref.meta.bytes = pending.writer->FileSize();
+    GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, SegmentPath(pending.file_number)));
+    out->push_back(std::move(ref));
+  }
+  return env_->SyncDir(dir_);
+}
+
+Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<uint64_t()>& next_file,
+                                      uint64_t sequence) {
+  std::lock_guard maintenance(maintenance_mu_);
+  std::shared_ptr<Memtable> mem;
+  std::vector<int> all_columns;
+  {
+    std::shared_lock lock(mu_);
+    if (frozen_.empty()) return false;
+    mem = frozen_.front();
+    all_columns.resize(schema_.fields().size());
+    std::iota(all_columns.begin(), all_columns.end(), 0);
+  }
+  std::vector<std::pair<SeriesId, SortedSeries>> rows;
+  for (SeriesId id : mem->SeriesIds()) {
+    SortedSeries s;
+    mem->ReadSorted(id, INT64_MIN, INT64_MAX, all_columns, &s);
+    if (!s.times.empty()) rows.emplace_back(id, std::move(s));
+  }
+  // Segments name series ids: make the registry durable before anything refers to them.
+  GNOMON_RETURN_IF_ERROR(registry_->Sync());
+  std::vector<SegmentRef> segments;
+  GNOMON_RETURN_IF_ERROR(WriteSegments(rows, partition_ns, next_file, sequence, &segments));
+  std::unique_lock lock(mu_);
+  frozen_.erase(frozen_.begin());
+  for (auto& s : segments) segments_.push_back(std::move(s));
+  return true;
+}
+
+Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file) {
+  std::lock_guard maintenance(maintenance_mu_);
+  std::map<int64_t, std::vector<SegmentRef>> by_partition;
+  TableSchema schema;
+  {
+    std::shared_lock lock(mu_);
+    for (const SegmentRef& s : segments_) by_partition[s.meta.partition_start].push_back(s);
+    schema = schema_;
+  }
+  for (auto& [pstart, inputs] : by_partition) {
+    if (static_cast<int>(inputs.size()) < std::max(min_segments, 2)) continue;
+    // inputs are in ascending sequence order (segments_ is kept sorted).
+    std::vector<SeriesId> ids;
+    for (const SegmentRef& s : inputs) {
+      for (const SeriesMeta& m : s.reader->index().series) ids.push_back(m.id);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    uint64_t sequence = 0;
+    for (const SegmentRef& s : inputs) sequence = std::max(sequence, s.meta.sequence);
+
+    std::vector<std::pair<SeriesId, SortedSeries>> rows;
+    std::vector<SegmentRef> outputs;
+    std::vector<SortedSeries> sources;
+    for (SeriesId id : ids) {
+      sources.clear();
+      for (const SegmentRef& s : inputs) {
+        const SeriesMeta* meta = s.reader->FindSeries(id);
+        if (meta == nullptr) continue;
+        SortedSeries one;
+        GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*s.reader, *meta, INT64_MIN, INT64_MAX, &one));
+        sources.push_back(std::move(one));
+      }
+      SortedSeries merged;
+      MergeSortedSeries(&sources, schema, &merged);
+      if (!merged.times.empty()) rows.emplace_back(id, std::move(merged));
+    }
+    // One partition in, one segment out (rows never cross the partition).
+    const int64_t partition_ns = INT64_MAX;
+    GNOMON_RETURN_IF_ERROR(WriteSegments(rows, partition_ns, next_file, sequence, &outputs));
+    for (SegmentRef& out : outputs) out.meta.partition_start = pstart;
+    {
+      std::unique_lock lock(mu_);
+      auto is_input = [&](const SegmentRef& s) {
+        for (const SegmentRef& in : inputs) {
+          if (in.meta.file_number == s.meta.file_number) return true;
+        }
+        return false;
+      };
+      segments_.erase(std::remove_if(segments_.begin(), segments_.end(), is_input), segments_.end());
+      for (const SegmentRef& in : inputs) obsolete_files_.push_back(in.reader->path());
+      for (auto& s : outputs) segments_.push_back(std::move(s));
+      std::stable_sort(segments_.begin(), segments_.end(), [](const SegmentRef& a, const SegmentRef& b) {
+        return a.meta.sequence < b.meta.sequence;
+      });
+    }
+    GNOMON_LOG_INFO("compacted table {} partition {}: {} segments into 1", name_,
+                    FormatRfc3339(pstart), inputs.size());
+  }
+  return Status::OK();
+}
+
+Status Table::DropPartitionsBefore(int64_t cutoff, int64_t partition_ns) {
+  std::lock_guard maintenance(maintenance_mu_);
+  std::unique_lock lock(mu_);
+  auto expired = [&](const SegmentRef& s) {
+    return s.meta.partition_start <= cutoff - partition_ns;
+  };
+  size_t before = segments_.size();
+  for (const SegmentRef& s : segments_) {
+    if (expired(s)) obsolete_files_.push_back(s.reader->path());
+  }
+  segments_.erase(std::remove_if(segments_.begin(), segments_.end(), expired), segments_.end());
+  if (segments_.size() != before) {
+    GNOMON_LOG_INFO("retention dropped {} segments of table {}", before - segments_.size(), name_);
+  }
+  return Status::OK();
+}
+
+Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
+                         const std::function<uint64_t()>& next_file) {
+  std::lock_guard maintenance(maintenance_mu_);
+  std::vector<SegmentRef> affected;
+  {
+    std::unique_lock lock(mu_);
+    active_->DeleteRows(series, min_time, max_time);
+    for (const SegmentRef& s : segments_) {
+      if (s.meta.max_time >= min_time && s.meta.min_time <= max_time) affected.push_back(s);
+    }
+  }
+  auto selected = [&](SeriesId id) {
+    return series == nullptr || std::binary_search(series->begin(), series->end(), id);
+  };
+  for (const SegmentRef& seg : affected) {
+    bool touches = false;
+    for (const SeriesMeta& m : seg.reader->index().series) {
+      if (selected(m.id) && m.max_time >= min_time && m.min_time <= max_time) touches = true;
+    }
+    if (!touches) continue;
+    std::vector<std::pair<SeriesId, SortedSeries>> rows;
+    for (const SeriesMeta& m : seg.reader->index().series) {
+      SortedSeries s;
+      GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*seg.reader, m, INT64_MIN, INT64_MAX, &s));
+      if (selected(m.id)) {
+        std::vector<uint8_t> keep(s.times.size());
+        for (size_t r = 0; r < s.times.size(); ++r) {
+          keep[r] = s.times[r] < min_time || s.times[r] > max_time;
+        }
+        auto compact = [&](auto& vec) {
+          if (vec.empty()) return;
+          size_t w = 0;
+          for (size_t r = 0; r < keep.size(); ++r) {
+            if (keep[r]) vec[w++] = std::move(vec[r]);
+          }
+          vec.resize(w);
+        };
+        compact(s.times);
+        for (ColumnBuffer& c : s.columns) {
+          compact(c.bits);
+          compact(c.strings);
+          compact(c.validity);
+        }
+      }
+      if (!s.times.empty()) rows.emplace_back(m.id, std::move(s));
+    }
+    std::vector<SegmentRef> outputs;
+    if (!rows.empty()) {
+      GNOMON_RETURN_IF_ERROR(WriteSegments(rows, INT64_MAX, next_file, seg.meta.sequence, &outputs));
+      for (SegmentRef& out : outputs) out.meta.partition_start = seg.meta.partition_start;
+    }
+    std::unique_lock lock(mu_);
+    for (auto it = segments_.begin(); it != segments_.end(); ++it) {
+      if (it->meta.file_number == seg.meta.file_number) {
+        obsolete_files_.push_back(it->reader->path());
+        segments_.erase(it);
+        break;
+      }
+    }
+    for (auto& s : outputs) segments_.push_back(std::move(s));
+    std::stable_sort(segments_.begin(), segments_.end(), [](const SegmentRef& a, const SegmentRef& b) {
+      return a.meta.sequence < b.meta.sequence;
+    });
+  }
+  return RebuildLastValues();
+}
+
+Status Table::RebuildLastValues() {
+  std::vector<SegmentRef> segments;
+  std::vector<std::shared_ptr<Memtable>> mems;
+  TableSchema schema;
+  {
+    std::shared_lock lock(mu_);
+    segments = segments_;
+    mems = frozen_;
+    mems.push_back(active_);
+    schema = schema_;
+  }
+  LastValueCache cache;
+  // For each series, the segment holding its newest row (highest time, then sequence).
+  std::vector<std::pair<const SegmentRef*, const SeriesMeta*>> best;
+  for (const SegmentRef& seg : segments) {
+    for (const SeriesMeta& m : seg.reader->index().series) {
+      if (m.id >= best.size()) best.resize(m.id + 1, {nullptr, nullptr});
+      auto& b = best[m.id];
+      if (b.second == nullptr || m.max_time >= b.second->max_time) b = {&seg, &m};
+    }
+  }
+  const size_t ncols = schema.fields().size();
+  std::vector<uint64_t> bits(ncols);
+  std::vector<std::string> strings(ncols);
+  std::vector<uint8_t> valid(ncols);
+  SortedSeries s;
+  auto offer_last = [&](SeriesId id, const SortedSeries& data) {
+    if (data.times.empty()) return;
+    size_t last = data.times.size() - 1;
+    std::fill(valid.begin(), valid.end(), 0);
+    for (size_t c = 0; c < data.columns.size() && c < ncols; ++c) {
+      const ColumnBuffer& col = data.columns[c];
+      if (col.type == ValueType::kNull) continue;
+      if (!col.validity.empty() && col.validity[last] == 0) continue;
+      valid[c] = 1;
+      if (col.type == ValueType::kString) strings[c] = col.strings[last]; else bits[c] = col.bits[last];
+    }
+    cache.OfferColumns(id, data.times[last], bits, strings, valid, schema);
+  };
+  for (SeriesId id = 0; id < best.size(); ++id) {
+    if (best[id].second == nullptr) continue;
+    const SeriesMeta& m = *best[id].second;
+    GNOMON_RETURN_IF_ERROR(
+        ReadSeriesFromSegment(*best[id].first->reader, m, m.max_time, m.max_time, &s));
+    offer_last(id, s);
+  }
+  std::vector<int> all(ncols);
+  std::iota(all.begin(), all.end(), 0);
+  {
+    // The active memtable is read under the table lock; frozen ones are immutable.
+    std::shared_lock lock(mu_);
+    for (const auto& mem : mems) {
+      for (SeriesId id : mem->SeriesIds()) {
+        const SeriesBuffer* buf = mem->Find(id);
+        mem->ReadSorted(id, buf->max_time, buf->max_time, all, &s);
+        offer_last(id, s);
+      }
+    }
+    last_values_ = std::move(cache);
+  }
+  return Status::OK();
+}
+
+}  // namespace gnomon::storage

@@ -1,0 +1,336 @@
+// Table: read snapshots and scans (the TableReader the query layer sees).
+#include <algorithm>
+
+#include "src/storage/table.h"
+
+namespace gnomon::storage {
+namespace {
+
+// A scan source: one segment's rows of a series, or one memtable's.
+struct Source {
+  const SegmentReader* segment = nullptr;
+  const SeriesMeta* meta = nullptr;
+  const Memtable* memtable = nullptr;
+  bool active = false;  // the active memtable: read under the table lock
+  SeriesId id = 0;
+  int64_t min_time = 0;
+  int64_t max_time = 0;
+};
+
+template <typename T>
+void ReverseIfAny(std::vector<T>* v) {
+  std::reverse(v->begin(), v->end());
+}
+
+void ReverseColumn(DecodedColumn* c) {
+  ReverseIfAny(&c->i64);
+  ReverseIfAny(&c->f64);
+  ReverseIfAny(&c->u64);
+  ReverseIfAny(&c->b);
+  ReverseIfAny(&c->str);
+  ReverseIfAny(&c->validity);
+}
+
+}  // namespace
+
+class TableSnapshot final : public TableReader {
+ public:
+  explicit TableSnapshot(std::shared_ptr<Table> table) : table_(std::move(table)) {
+    info_ = table_->Info();
+    std::shared_lock lock(table_->mu_);
+    schema_ = table_->schema_;
+    segments_ = table_->segments_;
+    frozen_ = table_->frozen_;
+    active_ = table_->active_;
+    series_count_ = table_->registry_->size();
+  }
+
+  const TableInfo& Info() const override { return info_; }
+  size_t SeriesCount() const override { return series_count_; }
+
+  TagSet SeriesTags(SeriesId id) const override {
+    TagSet tags;
+    for (const index::TagRef& t : table_->registry_->Tags(id)) {
+      tags.push_back(Tag{std::string(t.key), std::string(t.value)});
+    }
+    return tags;
+  }
+
+  std::string_view SeriesTag(SeriesId id, std::string_view key) const override {
+    return table_->registry_->TagValue(id, key);
+  }
+
+  std::vector<SeriesId> SeriesWithTag(std::string_view key, std::string_view value) const override {
+    std::vector<SeriesId> ids;
+    table_->registry_->AppendSeriesWithTag(key, value, &ids);
+    // Series created after the snapshot are not part of it.
+    while (!ids.empty() && ids.back() >= series_count_) ids.pop_back();
+    return ids;
+  }
+
+  std::vector<std::string> TagValues(std::string_view key) const override {
+    return table_->registry_->TagValues(key);
+  }
+
+  void TimeRange(int64_t* min_time, int64_t* max_time) const override {
+    *min_time = INT64_MAX;
+    *max_time = INT64_MIN;
+    for (const SegmentRef& s : segments_) {
+      *min_time = std::min(*min_time, s.meta.min_time);
+      *max_time = std::max(*max_time, s.meta.max_time);
+    }
+    auto mem = [&](const Memtable& m) {
+      if (m.empty()) return;
+      *min_time = std::min(*min_time, m.min_time());
+      *max_time = std::max(*max_time, m.max_time());
+    };
+    for (const auto& f : frozen_) mem(*f);
+    std::shared_lock lock(table_->mu_);
+    mem(*active_);
+  }
+
+  bool LastRowOf(SeriesId id, LastRow* out) const override {
+    std::shared_lock lock(table_->mu_);
+    return table_->last_values_.Get(id, table_->schema_, out);
+  }
+
+  Status Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMetrics* metrics) const override;
+
+ private:
+  Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
+                    ScanConsumer* consumer, ScanMetrics* metrics, bool* stop) const;
+  bool Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
+            std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics) const;
+  void ReadMemtable(const Source& src, int64_t min_time, int64_t max_time,
+                    const std::vector<int>& columns, SortedSeries* out) const {
+    if (src.active) {
+      std::shared_lock lock(table_->mu_);
+      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
+    } else {
+      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
+    }
+  }
+
+  std::shared_ptr<Table> table_;
+  TableInfo info_;
+  TableSchema schema_;
+  std::vector<SegmentRef> segments_;
+  std::vector<std::shared_ptr<Memtable>> frozen_;
+  std::shared_ptr<Memtable> active_;
+  size_t series_count_ = 0;
+};
+
+
+namespace {
+
+// Converts memtable-style columns to decoded columns for the requested column ids.
+void ToDecoded(SortedSeries* rows, const std::vector<int>& column_ids, const TableSchema& schema,
+               std::vector<DecodedColumn>* out) {
+  out->resize(column_ids.size());
+  const size_t n = rows->times.size();
+  for (size_t i = 0; i < column_ids.size(); ++i) {
+    int c = column_ids[i];
+    DecodedColumn& dst = (*out)[i];
+    if (c < 0) {
+      dst.AssignNulls(ValueType::kNull, n);
+      continue;
+    }
+    const ColumnBuffer* src = static_cast<size_t>(c) < rows->columns.size() ? &rows->columns[c] : nullptr;
+    if (src != nullptr && src->type == ValueType::kNull) src = nullptr;
+    dst.type = schema.fields()[c].type;
+    dst.AssignFrom(src, n);
+  }
+}
+
+}  // namespace
+
+bool TableSnapshot::Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
+                         std::vector<DecodedColumn>* cols, ScanConsumer* consumer,
+                         ScanMetrics* metrics) const {
+  if (times->empty()) return true;
+  if (spec.newest_first) {
+    std::reverse(times->begin(), times->end());
+    for (DecodedColumn& c : *cols) ReverseColumn(&c);
+  }
+  ColumnBatch batch;
+  batch.series = id;
+  batch.rows = times->size();
+  batch.times = times->data();
+  batch.columns.reserve(cols->size());
+  for (const DecodedColumn& c : *cols) batch.columns.push_back(c.View(0));
+  metrics->rows_produced += batch.rows;
+  return consumer->OnBatch(batch);
+}
+
+Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
+                                 const std::vector<int>& column_ids, ScanConsumer* consumer,
+                                 ScanMetrics* metrics, bool* stop) const {
+  std::vector<Source> sources;  // oldest first (precedence ascending)
+  for (const SegmentRef& seg : segments_) {
+    if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
+    const SeriesMeta* meta = seg.reader->FindSeries(id);
+    if (meta == nullptr || meta->max_time < spec.min_time || meta->min_time > spec.max_time) continue;
+    Source s;
+    s.segment = seg.reader.get();
+    s.meta = meta;
+    s.id = id;
+    s.min_time = meta->min_time;
+    s.max_time = meta->max_time;
+    sources.push_back(s);
+  }
+  auto add_memtable = [&](const Memtable* mem, bool active) {
+    std::shared_lock<std::shared_mutex> lock;
+    if (active) lock = std::shared_lock(table_->mu_);
+    const SeriesBuffer* buf = mem->Find(id);
+    if (buf == nullptr || buf->times.empty()) return;
+    if (buf->max_time < spec.min_time || buf->min_time > spec.max_time) return;
+    Source s;
+    s.memtable = mem;
+    s.active = active;
+    s.id = id;
+    s.min_time = buf->min_time;
+    s.max_time = buf->max_time;
+    sources.push_back(s);
+  };
+  for (const auto& f : frozen_) add_memtable(f.get(), false);
+  add_memtable(active_.get(), true);
+  if (sources.empty()) return Status::OK();
+  ++metrics->series_scanned;
+
+  // Sources whose time ranges are disjoint are read one after another, in time order; any
+  // overlap means rows may repeat a time, so everything is merged first.
+  std::vector<size_t> order(sources.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return sources[a].min_time < sources[b].min_time; });
+  bool overlap = false;
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (sources[order[i]].min_time <= sources[order[i - 1]].max_time) overlap = true;
+  }
+
+  std::vector<int64_t> times;
+  std::vector<DecodedColumn> cols(column_ids.size());
+  SortedSeries rows;
+  std::vector<int> all_columns(schema_.fields().size());
+  for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
+
+  if (overlap) {
+    std::vector<SortedSeries> parts;
+    for (const Source& src : sources) {
+      SortedSeries part;
+      if (src.segment != nullptr) {
+        ++metrics->blocks_decoded;
+        GNOMON_RETURN_IF_ERROR(
+            ReadSeriesFromSegment(*src.segment, *src.meta, spec.min_time, spec.max_time, &part));
+      } else {
+        ReadMemtable(src, spec.min_time, spec.max_time, all_columns, &part);
+      }
+      parts.push_back(std::move(part));
+    }
+    MergeSortedSeries(&parts, schema_, &rows);
+    ToDecoded(&rows, column_ids, schema_, &cols);
+    times = std::move(rows.times);
+    if (!Emit(id, spec, &times, &cols, consumer, metrics)) *stop = true;
+    return Status::OK();
+  }
+
+  if (spec.newest_first) std::reverse(order.begin(), order.end());
+  for (size_t oi : order) {
+    const Source& src = sources[oi];
+    if (src.memtable != nullptr) {
+      ReadMemtable(src, spec.min_time, spec.max_time, column_ids, &rows);
+      ToDecoded(&rows, column_ids, schema_, &cols);
+      times = std::move(rows.times);
+      if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
+        *stop = true;
+        return Status::OK();
+      }
+      continue;
+    }
+    const SegmentReader& seg = *src.segment;
+    const size_t seg_columns = seg.index().columns.size();
+    for (uint32_t k = 0; k < src.meta->num_groups; ++k) {
+      uint32_t g = spec.newest_first ? src.meta->num_groups - 1 - k : k;
+      const RowGroupMeta& group = seg.group(src.meta->first_group + g);
+      if (group.max_time < spec.min_time || group.min_time > spec.max_time) {
+        ++metrics->blocks_pruned;
+        continue;
+      }
+      const bool whole = group.min_time >= spec.min_time && group.max_time <= spec.max_time;
+      if (spec.offer_stats && whole) {
+        BlockStatsView view;
+        view.series = id;
+        view.rows = group.rows;
+        view.min_time = view.first_time = group.min_time;
+        view.max_time = view.last_time = group.max_time;
+        view.columns.resize(column_ids.size());
+        for (size_t i = 0; i < column_ids.size(); ++i) {
+          int c = column_ids[i];
+          if (c >= 0 && static_cast<size_t>(c) < seg_columns) view.columns[i] = seg.chunk(group, c).stats;
+        }
+        if (consumer->OnBlockStats(view)) {
+          ++metrics->blocks_from_stats;
+          continue;
+        }
+      }
+      ++metrics->blocks_decoded;
+      GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
+      size_t lo = std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin();
+      size_t hi = std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin();
+      for (size_t i = 0; i < column_ids.size(); ++i) {
+        int c = column_ids[i];
+        if (c < 0) {
+          cols[i].AssignNulls(ValueType::kNull, group.rows);
+        } else if (static_cast<size_t>(c) >= seg_columns) {
+          cols[i].AssignNulls(schema_.fields()[c].type, group.rows);
+        } else {
+          GNOMON_RETURN_IF_ERROR(seg.ReadColumn(group, c, &cols[i]));
+        }
+      }
+      if (lo > 0 || hi < times.size()) {
+        // Trim to the scan's range (only the first and last groups of a range need it).
+        auto trim = [&](auto& v) {
+          if (v.empty()) return;
+          v.erase(v.begin() + hi, v.end());
+          v.erase(v.begin(), v.begin() + lo);
+        };
+        trim(times);
+        for (DecodedColumn& c : cols) {
+          trim(c.i64);
+          trim(c.f64);
+          trim(c.u64);
+          trim(c.b);
+          trim(c.str);
+          trim(c.validity);
+        }
+      }
+      if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
+        *stop = true;
+        return Status::OK();
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMetrics* metrics) const {
+  ScanMetrics local;
+  if (metrics == nullptr) metrics = &local;
+  std::vector<int> column_ids;
+  column_ids.reserve(spec.columns.size());
+  for (const std::string& name : spec.columns) column_ids.push_back(schema_.FindField(name));
+  metrics->segments_opened += segments_.size();
+  bool stop = false;
+  for (SeriesId id : spec.series) {
+    if (id >= series_count_) continue;
+    GNOMON_RETURN_IF_ERROR(ScanSeries(id, spec, column_ids, consumer, metrics, &stop));
+    if (stop) break;
+  }
+  return Status::OK();
+}
+
+std::unique_ptr<TableReader> Table::NewReader() {
+  return std::make_unique<TableSnapshot>(shared_from_this());
+}
+
+}  // namespace gnomon::storage

@@ -1,0 +1,211 @@
+#include "src/storage/write_batch_codec.h"
+
+#include "src/base/coding.h"
+
+namespace gnomon::storage {
+namespace {
+
+Status Malformed(std::string_view what) {
+  return Status::Corruption("malformed write batch record: " + std::string(what));
+}
+
+}  // namespace
+
+void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
+  out->push_back(static_cast<char>(WalRecordType::kWriteBatch));
+  PutLengthPrefixed(out, batch.database());
+  PutVarint64(out, batch.tables().size());
+  for (const auto& table : batch.tables()) {
+    PutLengthPrefixed(out, table->name());
+    PutVarint64(out, table->fields().size());
+    for (const FieldDef& f : table->fields()) {
+      PutLengthPrefixed(out, f.name);
+      out->push_back(static_cast<char>(f.type));
+    }
+    PutVarint64(out, table->series().size());
+    for (const TagSet& tags : table->series()) {
+      PutVarint64(out, tags.size());
+      for (const Tag& t : tags) {
+        PutLengthPrefixed(out, t.key);
+        PutLengthPrefixed(out, t.value);
+      }
+    }
+    PutVarint64(out, table->rows().size());
+    int64_t prev_time = 0;
+    for (const Row& row : table->rows()) {
+      PutVarint64(out, row.series);
+      PutVarsint64(out, row.time - prev_time);  // rows of a batch are mostly near in time
+      prev_time = row.time;
+      PutVarint64(out, row.line);
+      PutVarint64(out, row.value_count);
+      for (uint32_t i = 0; i < row.value_count; ++i) {
+        const FieldValue& v = table->values()[row.value_begin + i];
+        PutVarint64(out, v.field);
+        switch (table->fields()[v.field].type) {
+          case ValueType::kFloat64: {
+            uint64_t bits;
+            std::memcpy(&bits, &v.f64, 8);
+            PutFixed64(out, bits);
+            break;
+          }
+          case ValueType::kInt64: PutVarsint64(out, v.i64); break;
+          case ValueType::kUInt64: PutVarint64(out, v.u64); break;
+          case ValueType::kBool: out->push_back(v.b ? 1 : 0); break;
+          case ValueType::kString: PutLengthPrefixed(out, table->StringValue(v)); break;
+          default: break;
+        }
+      }
+    }
+  }
+}
+
+Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
+  if (in.empty() || static_cast<uint8_t>(in[0]) != static_cast<uint8_t>(WalRecordType::kWriteBatch)) {
+    return Malformed("not a write batch");
+  }
+  in.remove_prefix(1);
+  std::string_view db;
+  if (!GetLengthPrefixed(&in, &db)) return Malformed("database");
+  batch->set_database(std::string(db));
+  uint64_t num_tables;
+  if (!GetVarint64(&in, &num_tables)) return Malformed("table count");
+  for (uint64_t t = 0; t < num_tables; ++t) {
+    std::string_view name;
+    if (!GetLengthPrefixed(&in, &name)) return Malformed("table name");
+    TableBatch* table = batch->Table(name);
+    // Field indexes in the record are positions in the record's field list; map them to the
+    // batch's own (which equal them unless the same table appears twice, which encoders never do).
+    uint64_t num_fields;
+    if (!GetVarint64(&in, &num_fields) || num_fields > in.size()) return Malformed("field count");
+    std::vector<uint32_t> field_map(num_fields);
+    std::vector<ValueType> field_types(num_fields);
+    for (uint64_t f = 0; f < num_fields; ++f) {
+      std::string_view fname;
+      if (!GetLengthPrefixed(&in, &fname) || in.empty()) return Malformed("field");
+      auto type = static_cast<uint8_t>(in[0]);
+      in.remove_prefix(1);
+      if (!IsValidFieldType(type)) return Malformed("field type");
+      field_types[f] = static_cast<ValueType>(type);
+      if (!table->FindOrAddField(fname, field_types[f], &field_map[f])) {
+        return Malformed("field type conflict");
+      }
+    }
+    uint64_t num_series;
+    if (!GetVarint64(&in, &num_series) || num_series > in.size()) return Malformed("series count");
+    uint32_t series_base = static_cast<uint32_t>(table->series().size());
+    for (uint64_t s = 0; s < num_series; ++s) {
+      uint64_t num_tags;
+      if (!GetVarint64(&in, &num_tags) || num_tags > in.size()) return Malformed("tag count");
+      TagSet tags(num_tags);
+      for (auto& tag : tags) {
+        std::string_view k, v;
+        if (!GetLengthPrefixed(&in, &k) || !GetLengthPrefixed(&in, &v)) return Malformed("tag");
+        tag.key = std::string(k);
+        tag.value = std::string(v);
+      }
+      table->AddSeries(std::move(tags));
+    }
+    uint64_t num_rows;
+    if (!GetVarint64(&in, &num_rows) || num_rows > in.size()) return Malformed("row count");
+    int64_t time = 0;
+    for (uint64_t r = 0; r < num_rows; ++r) {
+      uint64_t series, line, count;
+      int64_t delta;
+      if (!GetVarint64(&in, &series) || !GetVarsint64(&in, &delta) || !GetVarint64(&in, &line) ||
+          !GetVarint64(&in, &count)) {
+        return Malformed("row header");
+      }
+      if (series >= num_series || count > num_fields) return Malformed("row references");
+      time += delta;
+      table->BeginRow(series_base + static_cast<uint32_t>(series), time, static_cast<uint32_t>(line));
+      for (uint64_t i = 0; i < count; ++i) {
+        uint64_t f;
+        if (!GetVarint64(&in, &f) || f >= num_fields) return Malformed("value field");
+        uint32_t field = field_map[f];
+        switch (field_types[f]) {
+          case ValueType::kFloat64: {
+            uint64_t bits;
+            if (!GetFixed64(&in, &bits)) return Malformed("float value");
+            double d;
+            std::memcpy(&d, &bits, 8);
+            table->AddFloat(field, d);
+            break;
+          }
+          case ValueType::kInt64: {
+            int64_t v;
+            if (!GetVarsint64(&in, &v)) return Malformed("int value");
+            table->AddInt(field, v);
+            break;
+          }
+          case ValueType::kUInt64: {
+            uint64_t v;
+            if (!GetVarint64(&in, &v)) return Malformed("uint value");
+            table->AddUInt(field, v);
+            break;
+          }
+          case ValueType::kBool: {
+            if (in.empty()) return Malformed("bool value");
+            table->AddBool(field, in[0] != 0);
+            in.remove_prefix(1);
+            break;
+          }
+          case ValueType::kString: {
+            std::string_view s;
+            if (!GetLengthPrefixed(&in, &s)) return Malformed("string value");
+            table->AddString(field, s);
+            break;
+          }
+          default: return Malformed("value type");
+        }
+      }
+    }
+  }
+  if (!in.empty()) return Malformed("trailing bytes");
+  return Status::OK();
+}
+
+void EncodeControlRecord(const ControlRecord& record, std::string* out) {
+  out->push_back(static_cast<char>(record.type));
+  PutLengthPrefixed(out, record.database);
+  if (record.type == WalRecordType::kDropDatabase) return;
+  PutLengthPrefixed(out, record.table);
+  if (record.type == WalRecordType::kDropTable) return;
+  out->push_back(record.all_series ? 1 : 0);
+  PutVarint64(out, record.series.size());
+  for (uint32_t id : record.series) PutVarint64(out, id);
+  PutVarsint64(out, record.min_time);
+  PutVarsint64(out, record.max_time);
+}
+
+Status DecodeControlRecord(std::string_view in, ControlRecord* record) {
+  if (in.empty()) return Malformed("empty control record");
+  auto type = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  if (type < 2 || type > 4) return Malformed("control record type");
+  record->type = static_cast<WalRecordType>(type);
+  std::string_view db, table;
+  if (!GetLengthPrefixed(&in, &db)) return Malformed("database");
+  record->database = std::string(db);
+  if (record->type != WalRecordType::kDropDatabase) {
+    if (!GetLengthPrefixed(&in, &table)) return Malformed("table");
+    record->table = std::string(table);
+  }
+  if (record->type == WalRecordType::kDeleteRows) {
+    uint64_t n;
+    if (in.empty()) return Malformed("delete flags");
+    record->all_series = in[0] != 0;
+    in.remove_prefix(1);
+    if (!GetVarint64(&in, &n) || n > in.size()) return Malformed("delete series count");
+    record->series.resize(n);
+    for (auto& id : record->series) {
+      if (!GetVarint32(&in, &id)) return Malformed("delete series");
+    }
+    if (!GetVarsint64(&in, &record->min_time) || !GetVarsint64(&in, &record->max_time)) {
+      return Malformed("delete range");
+    }
+  }
+  if (!in.empty()) return Malformed("trailing bytes");
+  return Status::OK();
+}
+
+}  // namespace gnomon::storage
