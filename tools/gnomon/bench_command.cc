@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/bench/data_generator.h"
 #include "src/bench/output_file.h"
+#include "src/bench/query_generator.h"
 #include "src/bench/time_parse.h"
 #include "src/port/env.h"
 #include "tools/gnomon/commands.h"
@@ -89,12 +91,75 @@ void RegisterGenerateData(CLI::App* bench) {
   });
 }
 
+struct GenerateQueriesFlags {
+  std::string use_case = "devops";
+  std::string query_type;
+  uint64_t scale = 1;
+  int64_t seed = 0;
+  std::string timestamp_start = "2016-01-01T00:00:00Z";
+  std::string timestamp_end = "2016-01-02T00:00:00Z";
+  uint64_t queries = 1000;
+  std::string time_column = "time";
+  std::string out;
+};
+
+Status RunGenerateQueries(const GenerateQueriesFlags& f) {
+  if (f.use_case != "devops" && f.use_case != "cpu-only") {
+    return Status::Unsupported("use case '" + f.use_case + "' (devops and cpu-only are implemented)");
+  }
+  bench::QueryGenConfig config;
+  config.query_type = f.query_type;
+  config.scale = f.scale;
+  config.seed = f.seed;
+  config.queries = f.queries;
+  config.time_column = f.time_column;
+  GNOMON_ASSIGN_OR_RETURN(config.start_ns, bench::ParseRfc3339Nanos(f.timestamp_start));
+  GNOMON_ASSIGN_OR_RETURN(config.end_ns, bench::ParseRfc3339Nanos(f.timestamp_end));
+  GNOMON_ASSIGN_OR_RETURN(std::vector<bench::GeneratedQuery> queries, bench::GenerateQueries(config));
+  std::unique_ptr<port::WritableFile> file;
+  if (f.out.empty() || f.out == "-") {
+    file = bench::NewFdWritableFile(1);
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(file, port::Env::Default()->NewWritableFile(f.out));
+  }
+  GNOMON_RETURN_IF_ERROR(file->Append(bench::FormatQueries(queries)));
+  GNOMON_RETURN_IF_ERROR(file->Close());
+  if (!queries.empty()) {
+    std::fprintf(stderr, "%s: %zu points\n", queries[0].label.c_str(), queries.size());
+  }
+  return Status::OK();
+}
+
+void RegisterGenerateQueries(CLI::App* bench) {
+  auto flags = std::make_shared<GenerateQueriesFlags>();
+  auto* cmd = bench->add_subcommand(
+      "generate-queries", "Generate TSBS devops queries in Gnomon SQL (TSBS's random choices)");
+  cmd->add_option("--use-case", flags->use_case, "devops or cpu-only (same query matrix)");
+  cmd->add_option("--query-type", flags->query_type, "e.g. single-groupby-1-1-1, lastpoint")
+      ->required();
+  cmd->add_option("--scale", flags->scale, "Number of hosts in the data");
+  cmd->add_option("--seed", flags->seed, "PRNG seed; 0 = time-based");
+  cmd->add_option("--timestamp-start", flags->timestamp_start, "RFC 3339 start");
+  cmd->add_option("--timestamp-end", flags->timestamp_end, "RFC 3339 end (data end + 1s)");
+  cmd->add_option("--queries", flags->queries, "Number of queries");
+  cmd->add_option("--time-column", flags->time_column, "Time column name (greptime_timestamp for Greptime)");
+  cmd->add_option("--out,--file", flags->out, "Output file (default: stdout)");
+  cmd->callback([flags] {
+    Status s = RunGenerateQueries(*flags);
+    if (!s.ok()) {
+      std::fprintf(stderr, "gnomon bench generate-queries: %s\n", s.ToString().c_str());
+      SetExitCode(1);
+    }
+  });
+}
+
 }  // namespace
 
 void RegisterBenchCommand(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "TSBS-compatible benchmark tools");
   bench->require_subcommand(1);
   RegisterGenerateData(bench);
+  RegisterGenerateQueries(bench);
 }
 
 }  // namespace gnomon::tools
