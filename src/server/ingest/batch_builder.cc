@@ -1,0 +1,250 @@
+#include "src/server/ingest/batch_builder.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "src/base/check.h"
+#include "src/base/coding.h"
+#include "src/server/ingest/utf8.h"
+
+namespace gnomon::server {
+namespace {
+
+constexpr uint32_t kNoIndex = UINT32_MAX;
+
+bool Fail(LineSyntaxError* error, uint32_t offset, std::string reason) {
+  error->offset = offset;
+  error->reason = std::move(reason);
+  return false;
+}
+
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  out += internal::TruncateUtf8(s, 64);
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+struct BatchBuilder::TableState {
+  struct FieldInfo {
+    uint32_t index;
+    ValueType type;
+  };
+  struct LayoutSlot {
+    std::string key;
+    ValueType type = ValueType::kNull;
+    uint32_t index = kNoIndex;
+  };
+
+  std::string name;
+  storage::TableBatch* batch = nullptr;  // created with the table's first accepted row
+  // Mirrors of what the TableBatch holds, so a line can be checked completely before anything is
+  // added to the batch.
+  std::unordered_map<std::string, FieldInfo, StringHash, std::equal_to<>> fields;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> series;  // canonical
+  std::unordered_set<std::string, StringHash, std::equal_to<>> tag_keys;
+  std::vector<LayoutSlot> layout;  // the field layout of the last line that resolved fields
+  std::vector<uint64_t> seen;      // per field index: the stamp of the last line that used it
+};
+
+BatchBuilder::BatchBuilder(storage::WriteBatch* batch)
+    : batch_(batch), preexisting_tables_(batch->tables().size()) {}
+
+BatchBuilder::~BatchBuilder() = default;
+
+BatchBuilder::TableState* BatchBuilder::FindOrCreateTable(std::string_view name) {
+  auto it = tables_.find(name);
+  if (it != tables_.end()) return it->second.get();
+  auto state = std::make_unique<TableState>();
+  state->name = std::string(name);
+  // Adopt a table the batch held before this builder started, with its fields and series.
+  for (size_t i = 0; i < preexisting_tables_; ++i) {
+    storage::TableBatch* t = batch_->tables()[i].get();
+    if (t->name() != name) continue;
+    state->batch = t;
+    for (size_t f = 0; f < t->fields().size(); ++f) {
+      state->fields.emplace(t->fields()[f].name,
+                            TableState::FieldInfo{static_cast<uint32_t>(f), t->fields()[f].type});
+    }
+    state->seen.resize(t->fields().size(), 0);
+    for (size_t s = 0; s < t->series().size(); ++s) {
+      tags_.clear();
+      for (const storage::Tag& tag : t->series()[s]) tags_.push_back(ParsedTag{tag.key, tag.value, 0});
+      EncodeCanonicalTags();
+      state->series.emplace(canonical_, static_cast<uint32_t>(s));
+      for (const storage::Tag& tag : t->series()[s]) state->tag_keys.insert(tag.key);
+    }
+    break;
+  }
+  TableState* raw = state.get();
+  tables_.emplace(raw->name, std::move(state));
+  return raw;
+}
+
+void BatchBuilder::EncodeCanonicalTags() {
+  canonical_.clear();
+  for (const ParsedTag& t : tags_) {
+    PutLengthPrefixed(&canonical_, t.key);
+    PutLengthPrefixed(&canonical_, t.value);
+  }
+}
+
+bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no,
+                       LineSyntaxError* error) {
+  const uint64_t stamp = ++stamp_;
+
+  // 1. Series: the raw-key cache, else parse, validate and canonicalise the key.
+  TableState* table;
+  uint32_t series = kNoIndex;
+  bool cache_miss = false;
+  bool new_series = false;
+  auto hit = series_cache_.find(line.series_key);
+  if (hit != series_cache_.end()) {
+    table = hit->second.table;
+    series = hit->second.series;
+  } else {
+    cache_miss = true;
+    std::string_view measurement;
+    if (!key_parser_.ParseSeriesKey(line.series_key, line.series_key_offset, &measurement, &tags_,
+                                    error)) {
+      return false;
+    }
+    if (!internal::IsValidUtf8(measurement)) {
+      return Fail(error, line.series_key_offset, "measurement is not valid UTF-8");
+    }
+    for (const ParsedTag& t : tags_) {
+      if (!internal::IsValidUtf8(t.key) || !internal::IsValidUtf8(t.value)) {
+        return Fail(error, t.offset, "tag is not valid UTF-8");
+      }
+      if (t.key == "time") {
+        return Fail(error, t.offset, "tag key \"time\" is reserved for the time column");
+      }
+    }
+    std::sort(tags_.begin(), tags_.end(),
+              [](const ParsedTag& a, const ParsedTag& b) { return a.key < b.key; });
+    for (size_t i = 1; i < tags_.size(); ++i) {
+      if (tags_[i].key == tags_[i - 1].key) {
+        return Fail(error, std::max(tags_[i].offset, tags_[i - 1].offset),
+                    "duplicate tag key " + Quoted(tags_[i].key));
+      }
+    }
+    table = FindOrCreateTable(measurement);
+    EncodeCanonicalTags();
+    auto it = table->series.find(canonical_);
+    if (it != table->series.end()) {
+      series = it->second;
+    } else {
+      new_series = true;
+      for (const ParsedTag& t : tags_) {
+        if (table->fields.contains(t.key)) {
+          return Fail(error, t.offset,
+                      "tag key " + Quoted(t.key) + " conflicts with a field of the same name in " +
+                          Quoted(table->name) + " earlier in this request");
+        }
+      }
+    }
+  }
+
+  // 2. Fields: the previous layout of this table, else the table's field map; new fields wait.
+  const size_t n = line.fields.size();
+  field_index_.resize(n);
+  pending_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const ParsedField& f = line.fields[i];
+    if (f.type == ValueType::kString && !internal::IsValidUtf8(f.str)) {
+      return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
+    }
+    uint32_t idx;
+    if (i < table->layout.size() && table->layout[i].type == f.type &&
+        table->layout[i].key == f.key) {
+      idx = table->layout[i].index;
+    } else {
+      auto it = table->fields.find(f.key);
+      if (it == table->fields.end()) {
+        if (f.key == "time") {
+          return Fail(error, f.offset, "field key \"time\" is reserved for the time column");
+        }
+        if (!internal::IsValidUtf8(f.key)) {
+          return Fail(error, f.offset, "field key is not valid UTF-8");
+        }
+        bool is_tag = table->tag_keys.contains(f.key);
+        if (new_series) {
+          for (const ParsedTag& t : tags_) is_tag |= t.key == f.key;
+        }
+        if (is_tag) {
+          return Fail(error, f.offset,
+                      "field key " + Quoted(f.key) + " conflicts with a tag of the same name");
+        }
+        for (uint32_t j : pending_) {
+          if (line.fields[j].key == f.key) {
+            return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
+          }
+        }
+        pending_.push_back(static_cast<uint32_t>(i));
+        field_index_[i] = kNoIndex;
+        continue;
+      }
+      if (it->second.type != f.type) {
+        return Fail(error, f.offset,
+                    "field " + std::string(f.key) + ": type " +
+                        std::string(ValueTypeName(f.type)) + " conflicts with " +
+                        std::string(ValueTypeName(it->second.type)) + " earlier in this request");
+      }
+      idx = it->second.index;
+      if (table->layout.size() <= i) table->layout.resize(i + 1);
+      table->layout[i] = TableState::LayoutSlot{std::string(f.key), f.type, idx};
+    }
+    if (table->seen[idx] == stamp) {
+      return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
+    }
+    table->seen[idx] = stamp;
+    field_index_[i] = idx;
+  }
+
+  // 3. The line is good: commit table, series and new fields, then the row.
+  if (table->batch == nullptr) table->batch = batch_->Table(table->name);
+  storage::TableBatch* tb = table->batch;
+  if (cache_miss) {
+    if (new_series) {
+      storage::TagSet tags;
+      tags.reserve(tags_.size());
+      for (const ParsedTag& t : tags_) {
+        tags.push_back(storage::Tag{std::string(t.key), std::string(t.value)});
+        table->tag_keys.emplace(t.key);
+      }
+      series = tb->AddSeries(std::move(tags));
+      table->series.emplace(canonical_, series);
+    }
+    series_cache_.emplace(std::string(line.series_key), SeriesRef{table, series});
+  }
+  for (uint32_t i : pending_) {
+    const ParsedField& f = line.fields[i];
+    uint32_t idx = kNoIndex;
+    const bool added = tb->FindOrAddField(f.key, f.type, &idx);
+    GNOMON_CHECK_MSG(added, "field mirror out of step with the TableBatch");
+    table->fields.emplace(std::string(f.key), TableState::FieldInfo{idx, f.type});
+    if (table->layout.size() <= i) table->layout.resize(i + 1);
+    table->layout[i] = TableState::LayoutSlot{std::string(f.key), f.type, idx};
+    field_index_[i] = idx;
+  }
+  if (!pending_.empty()) table->seen.resize(tb->fields().size(), 0);
+
+  tb->BeginRow(series, time_ns, line_no);
+  for (size_t i = 0; i < n; ++i) {
+    const ParsedField& f = line.fields[i];
+    const uint32_t idx = field_index_[i];
+    switch (f.type) {
+      case ValueType::kFloat64: tb->AddFloat(idx, f.f64); break;
+      case ValueType::kInt64: tb->AddInt(idx, f.i64); break;
+      case ValueType::kUInt64: tb->AddUInt(idx, f.u64); break;
+      case ValueType::kBool: tb->AddBool(idx, f.b); break;
+      case ValueType::kString: tb->AddString(idx, f.str); break;
+      default: GNOMON_CHECK_MSG(false, "tokenizer produced a field without a value type");
+    }
+  }
+  return true;
+}
+
+}  // namespace gnomon::server

@@ -1,0 +1,68 @@
+// BatchBuilder: turns tokenised lines (ParsedLine) into rows of a storage::WriteBatch.
+//
+// Series are resolved through a cache keyed by the raw series-key bytes of the line (measurement
+// and tag section as written), so a repeated series costs one hash look-up; only on a miss are
+// the tags unescaped, validated, sorted and matched by their canonical form. Field columns are
+// resolved through the previous line's field layout of the same table (position by position), so
+// the usual case of lines with the same fields in the same order costs a compare per field.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "src/base/hash.h"
+#include "src/server/ingest/line_protocol_parser.h"
+#include "src/storage/write_batch.h"
+
+namespace gnomon::server {
+
+class BatchBuilder {
+ public:
+  // `batch` must outlive the builder; it may already hold rows (its tables, fields and series
+  // are then reused, not duplicated). Nobody else may modify it while the builder is in use.
+  explicit BatchBuilder(storage::WriteBatch* batch);
+  ~BatchBuilder();
+  BatchBuilder(const BatchBuilder&) = delete;
+  BatchBuilder& operator=(const BatchBuilder&) = delete;
+
+  // Appends `line` as one row at `time_ns`, recording `line_no` in the row. Returns false and
+  // fills *error (offset within the line the ParsedLine came from) when the line cannot be added:
+  // a malformed series key, duplicate tag or field keys, the reserved key "time", a tag and a
+  // field of the same name, invalid UTF-8, or a field type that conflicts with an earlier line of
+  // this batch. A rejected line leaves the batch unchanged.
+  bool Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no, LineSyntaxError* error);
+
+  // Distinct raw series keys seen so far (for tests and statistics).
+  size_t cached_series_keys() const { return series_cache_.size(); }
+
+ private:
+  struct TableState;
+  struct SeriesRef {
+    TableState* table;
+    uint32_t series;
+  };
+
+  TableState* FindOrCreateTable(std::string_view name);
+  // Fills canonical_ with a length-prefixed encoding of the sorted tags_.
+  void EncodeCanonicalTags();
+
+  storage::WriteBatch* batch_;
+  size_t preexisting_tables_;  // tables the batch held before this builder; others are ours
+  LineParser key_parser_;
+  std::unordered_map<std::string, std::unique_ptr<TableState>, StringHash, std::equal_to<>>
+      tables_;
+  std::unordered_map<std::string, SeriesRef, StringHash, std::equal_to<>> series_cache_;
+  uint64_t stamp_ = 0;  // one per Add, for duplicate-field detection
+
+  // Per-line scratch, reused so the steady state does not allocate.
+  std::vector<ParsedTag> tags_;
+  std::vector<uint32_t> field_index_;
+  std::vector<uint32_t> pending_;  // positions (in the line) of fields new to their table
+  std::string canonical_;
+};
+
+}  // namespace gnomon::server
