@@ -1,0 +1,288 @@
+#include "src/query/function/scalar_functions.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "src/base/time_util.h"
+#include "src/query/parser/interval.h"
+
+namespace gnomon::query {
+namespace {
+
+// TimescaleDB buckets from Monday 2000-01-03 so weekly buckets start on Mondays; for widths that
+// divide a day the origin makes no difference.
+constexpr int64_t kTimescaleOrigin = 946857600LL * kNanosPerSecond;
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+Status ArgCount(const BoundExpr& e, size_t lo, size_t hi) {
+  size_t n = e.children.size();
+  if (n < lo || n > hi) {
+    return Status::InvalidArgument("function " + e.name + " takes " + std::to_string(lo) +
+                                   (hi != lo ? "-" + std::to_string(hi) : "") + " arguments, got " +
+                                   std::to_string(n));
+  }
+  return Status::OK();
+}
+
+// Turns a constant width argument into nanoseconds ('60 seconds', INTERVAL, or an integer).
+Status WidthArgument(BoundExpr* arg, const std::string& fn) {
+  if (!arg->IsConstant()) {
+    return Status::InvalidArgument(fn + ": the bucket width must be a constant interval");
+  }
+  Value& v = arg->constant;
+  if (v.type == ValueType::kString) {
+    GNOMON_ASSIGN_OR_RETURN(int64_t ns, ParseInterval(v.s));
+    v = Value::Int(ns);
+    arg->type = ValueType::kInt64;
+    arg->is_interval = true;
+  }
+  if (v.type != ValueType::kInt64) return Status::InvalidArgument(fn + ": bad bucket width");
+  if (v.i <= 0) return Status::InvalidArgument(fn + ": the bucket width must be positive");
+  return Status::OK();
+}
+
+bool TruncUnit(const std::string& unit, int64_t* width, TimeBucketFn::Calendar* cal) {
+  std::string u = Lower(unit);
+  if (!u.empty() && u.back() == 's') u.pop_back();
+  *cal = TimeBucketFn::Calendar::kNone;
+  *width = 0;
+  if (u == "nanosecond") *width = 1;
+  else if (u == "microsecond") *width = kNanosPerMicro;
+  else if (u == "millisecond") *width = kNanosPerMilli;
+  else if (u == "second") *width = kNanosPerSecond;
+  else if (u == "minute") *width = kNanosPerMinute;
+  else if (u == "hour") *width = kNanosPerHour;
+  else if (u == "day") *width = kNanosPerDay;
+  else if (u == "week") *cal = TimeBucketFn::Calendar::kWeek;
+  else if (u == "month") *cal = TimeBucketFn::Calendar::kMonth;
+  else if (u == "quarter") *cal = TimeBucketFn::Calendar::kQuarter;
+  else if (u == "year") *cal = TimeBucketFn::Calendar::kYear;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+int64_t TimeBucketFn::Apply(int64_t t) const {
+  if (calendar == Calendar::kNone) return FloorDiv(t - origin, width) * width + origin;
+  int64_t days = FloorDiv(t, kNanosPerDay);
+  if (calendar == Calendar::kWeek) {
+    // 1970-01-01 was a Thursday; weeks start on Monday (ISO).
+    int64_t monday = days - ((days + 3) % 7 + 7) % 7;
+    return monday * kNanosPerDay;
+  }
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(days, &y, &m, &d);
+  if (calendar == Calendar::kMonth) return DaysFromCivil(y, m, 1) * kNanosPerDay;
+  if (calendar == Calendar::kQuarter) return DaysFromCivil(y, (m - 1) / 3 * 3 + 1, 1) * kNanosPerDay;
+  return DaysFromCivil(y, 1, 1) * kNanosPerDay;
+}
+
+Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
+  const std::string& n = e->name;
+  auto& args = e->children;
+  if (n == "now" || n == "current_timestamp") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 0, 0));
+    e->kind = BoundKind::kConstant;
+    e->constant = Value::Timestamp(now_ns);
+    e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "time_bucket" || n == "date_bin") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 3));
+    GNOMON_RETURN_IF_ERROR(WidthArgument(args[0].get(), n));
+    if (args[1]->type != ValueType::kTimestamp) {
+      return Status::InvalidArgument(n + ": the second argument must be a timestamp");
+    }
+    if (args.size() == 3) {
+      BoundExpr* o = args[2].get();
+      if (o->IsConstant() && o->constant.type == ValueType::kString) {
+        return Status::InvalidArgument(n + ": origin must be a timestamp (cast it)");
+      }
+      if (!o->IsConstant() || (o->type != ValueType::kTimestamp && o->type != ValueType::kInt64)) {
+        return Status::InvalidArgument(n + ": origin must be a constant timestamp");
+      }
+    }
+    e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "date_trunc") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 2));
+    if (!args[0]->IsConstant() || args[0]->constant.type != ValueType::kString) {
+      return Status::InvalidArgument("date_trunc: the unit must be a constant string");
+    }
+    int64_t w;
+    TimeBucketFn::Calendar c;
+    if (!TruncUnit(args[0]->constant.s, &w, &c)) {
+      return Status::InvalidArgument("date_trunc: unknown unit '" + args[0]->constant.s + "'");
+    }
+    if (args[1]->type != ValueType::kTimestamp) {
+      return Status::InvalidArgument("date_trunc: the second argument must be a timestamp");
+    }
+    e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "to_timestamp") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
+    e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "abs" || n == "floor" || n == "ceil" || n == "ceiling") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
+    e->type = args[0]->type == ValueType::kUInt64 ? ValueType::kUInt64 : args[0]->type;
+    if (!IsNumeric(e->type) && e->type != ValueType::kNull) {
+      return Status::InvalidArgument(n + " needs a number");
+    }
+    return Status::OK();
+  }
+  if (n == "round") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 2));
+    e->type = args[0]->type == ValueType::kInt64 && args.size() == 1 ? ValueType::kInt64
+                                                                       : ValueType::kFloat64;
+    return Status::OK();
+  }
+  if (n == "sqrt" || n == "ln" || n == "log10" || n == "exp") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
+    e->type = ValueType::kFloat64;
+    return Status::OK();
+  }
+  if (n == "power" || n == "pow") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 2));
+    e->type = ValueType::kFloat64;
+    return Status::OK();
+  }
+  if (n == "lower" || n == "upper") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
+    e->type = ValueType::kString;
+    return Status::OK();
+  }
+  if (n == "length" || n == "char_length") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
+    e->type = ValueType::kInt64;
+    return Status::OK();
+  }
+  if (n == "concat") {
+    e->type = ValueType::kString;
+    return Status::OK();
+  }
+  if (n == "coalesce" || n == "nullif") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, n == "nullif" ? 2 : 1, n == "nullif" ? 2 : 64));
+    ValueType t = ValueType::kNull;
+    for (const auto& a : args) {
+      if (t == ValueType::kNull) t = a->type;
+      else if (a->type != ValueType::kNull && a->type != t && IsNumeric(a->type) && IsNumeric(t)) {
+        t = ValueType::kFloat64;
+      }
+    }
+    e->type = n == "nullif" ? args[0]->type : t;
+    return Status::OK();
+  }
+  return Status::InvalidArgument("function " + n + " does not exist");
+}
+
+bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column) {
+  if (e.kind != BoundKind::kCall) return false;
+  if (e.name == "time_bucket" || e.name == "date_bin") {
+    if (e.children[1]->kind != BoundKind::kColumn) return false;
+    fn->width = e.children[0]->constant.i;
+    fn->origin = e.name == "time_bucket" ? kTimescaleOrigin : 0;
+    if (e.children.size() == 3) fn->origin = e.children[2]->constant.i;
+    fn->calendar = TimeBucketFn::Calendar::kNone;
+    *column = e.children[1]->column;
+    return true;
+  }
+  if (e.name == "date_trunc") {
+    if (e.children[1]->kind != BoundKind::kColumn) return false;
+    TruncUnit(e.children[0]->constant.s, &fn->width, &fn->calendar);
+    fn->origin = 0;
+    *column = e.children[1]->column;
+    return true;
+  }
+  return false;
+}
+
+Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& args) {
+  const std::string& n = e.name;
+  if (n == "coalesce") {
+    for (const Value& v : args) {
+      if (!v.is_null()) {
+        if (e.type == ValueType::kFloat64 && v.type != ValueType::kFloat64) return Value::Float(v.AsDouble());
+        return v;
+      }
+    }
+    return Value::Null();
+  }
+  if (n == "nullif") {
+    if (!args[0].is_null() && !args[1].is_null() && CompareValues(args[0], args[1]) == 0) {
+      return Value::Null();
+    }
+    return args[0];
+  }
+  if (n == "concat") {
+    std::string s;
+    for (const Value& v : args) {
+      if (!v.is_null()) s += v.ToString();
+    }
+    return Value::String(std::move(s));
+  }
+  for (const Value& v : args) {
+    if (v.is_null()) return Value::Null();
+  }
+  if (n == "time_bucket" || n == "date_bin" || n == "date_trunc") {
+    TimeBucketFn fn;
+    int col;
+    AsTimeBucket(e, &fn, &col);
+    if (e.children[1]->kind != BoundKind::kColumn) {
+      // Bucketing an expression: rebuild the parameters from the constant arguments.
+      if (n == "date_trunc") {
+        TruncUnit(args[0].s, &fn.width, &fn.calendar);
+      } else {
+        fn.width = args[0].i;
+        fn.origin = n == "time_bucket" ? kTimescaleOrigin : 0;
+        if (args.size() == 3) fn.origin = args[2].i;
+      }
+    }
+    return Value::Timestamp(fn.Apply(args[1].i));
+  }
+  if (n == "to_timestamp") {
+    return Value::Timestamp(static_cast<int64_t>(args[0].AsDouble() * 1e9));
+  }
+  const Value& a = args[0];
+  if (n == "abs") {
+    if (a.type == ValueType::kInt64) return Value::Int(a.i < 0 ? -a.i : a.i);
+    if (a.type == ValueType::kUInt64) return a;
+    return Value::Float(std::fabs(a.AsDouble()));
+  }
+  if (n == "floor" || n == "ceil" || n == "ceiling") {
+    if (a.type != ValueType::kFloat64) return a;
+    return Value::Float(n == "floor" ? std::floor(a.f) : std::ceil(a.f));
+  }
+  if (n == "round") {
+    if (args.size() == 1) {
+      if (a.type == ValueType::kInt64) return a;
+      return Value::Float(std::round(a.AsDouble()));
+    }
+    double scale = std::pow(10.0, static_cast<double>(args[1].AsDouble()));
+    return Value::Float(std::round(a.AsDouble() * scale) / scale);
+  }
+  if (n == "sqrt") return Value::Float(std::sqrt(a.AsDouble()));
+  if (n == "ln") return Value::Float(std::log(a.AsDouble()));
+  if (n == "log10") return Value::Float(std::log10(a.AsDouble()));
+  if (n == "exp") return Value::Float(std::exp(a.AsDouble()));
+  if (n == "power" || n == "pow") return Value::Float(std::pow(a.AsDouble(), args[1].AsDouble()));
+  if (n == "lower" || n == "upper") {
+    std::string s = a.s;
+    for (char& c : s) c = static_cast<char>(n == "lower" ? std::tolower(c) : std::toupper(c));
+    return Value::String(std::move(s));
+  }
+  if (n == "length" || n == "char_length") return Value::Int(static_cast<int64_t>(a.s.size()));
+  return Status::InvalidArgument("function " + n + " cannot be evaluated");
+}
+
+}  // namespace gnomon::query

@@ -1,0 +1,48 @@
+// SELECT: the query node shared by top-level statements, subqueries and CTE bodies.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/query/parser/ast_expression.h"
+#include "src/query/parser/ast_table_ref.h"
+
+namespace gnomon::query {
+
+// WITH name AS (SELECT ...). Names are unique within one WITH; a CTE may refer to the ones
+// declared before it (WITH RECURSIVE is not accepted).
+struct CommonTableExpression {
+  std::string name;
+  std::unique_ptr<SelectNode> query;
+  SourceSpan span;
+};
+
+class SelectNode {
+ public:
+  SelectNode() = default;
+  SelectNode(const SelectNode&) = delete;
+  SelectNode& operator=(const SelectNode&) = delete;
+
+  std::string ToString() const;
+  std::unique_ptr<SelectNode> Copy() const;
+
+  std::vector<CommonTableExpression> ctes;  // in declaration order
+  bool distinct = false;
+  std::vector<ExprPtr> distinct_on;         // DISTINCT ON (...); implies distinct
+  std::vector<ExprPtr> select_list;         // each with its alias; StarExpression for * / t.*
+  std::string into_table;                   // InfluxQL-style SELECT ... INTO t (binder rejects)
+  std::unique_ptr<TableRef> from;           // null without FROM
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;            // expressions, alias names or ordinals, as written
+  ExprPtr fill;                             // InfluxQL-style GROUP BY ... fill(x); rarely set
+  ExprPtr having;
+  std::vector<OrderByItem> order_by;
+  std::optional<int64_t> limit;             // LIMIT n (n >= 0); LIMIT ALL leaves it empty
+  std::optional<int64_t> offset;
+  SourceSpan span;
+};
+
+}  // namespace gnomon::query

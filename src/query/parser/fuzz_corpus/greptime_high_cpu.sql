@@ -1,0 +1,1 @@
+SELECT * from cpu where usage_user > 90.0 and (hostname = 'host_49') and time >= '2023-06-11T07:47:52Z' and time < '2023-06-11T19:47:52Z'

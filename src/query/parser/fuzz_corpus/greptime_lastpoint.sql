@@ -1,0 +1,1 @@
+select last_value(hostname order by time), last_value(usage_user order by time desc) from cpu group by hostname

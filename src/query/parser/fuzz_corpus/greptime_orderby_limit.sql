@@ -1,0 +1,1 @@
+SELECT max(usage_user), date_trunc('minute', time) from cpu WHERE time < '2023-06-11T03:17:08Z' group by date_trunc('minute', time) order by date_trunc('minute', time) desc limit 5

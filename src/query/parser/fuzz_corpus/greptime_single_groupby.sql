@@ -1,0 +1,1 @@
+SELECT max(usage_user), date_trunc('minute', time) from cpu where (hostname = 'host_49' or hostname = 'host_3') and time >= '2023-06-11T02:17:08Z' and time < '2023-06-11T03:17:08Z' group by date_trunc('minute', time)

@@ -1,0 +1,395 @@
+#include "src/query/planner/binder.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "src/query/function/scalar_functions.h"
+#include "src/query/parser/interval.h"
+#include "src/query/parser/time_literal.h"
+
+namespace gnomon::query {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+Status Unsupported(const ParsedExpression& e, const std::string& what) {
+  return Status::InvalidArgument(what + " is not supported: " + e.ToString());
+}
+
+// A string constant compared with a timestamp is a time literal.
+Status CoerceToTimestamp(BoundExpr* e) {
+  if (e->kind != BoundKind::kConstant) return Status::OK();
+  if (e->constant.type == ValueType::kString) {
+    GNOMON_ASSIGN_OR_RETURN(int64_t ns, ParseTimeLiteral(e->constant.s));
+    e->constant = Value::Timestamp(ns);
+    e->type = ValueType::kTimestamp;
+  } else if (e->constant.type == ValueType::kInt64) {
+    e->constant.type = ValueType::kTimestamp;
+    e->type = ValueType::kTimestamp;
+  }
+  return Status::OK();
+}
+
+Result<ValueType> CastTarget(const std::string& type_name) {
+  std::string t = Lower(type_name);
+  auto starts = [&](const char* p) { return t.rfind(p, 0) == 0; };
+  if (starts("timestamp")) return ValueType::kTimestamp;
+  if (t == "int" || t == "integer" || t == "bigint" || t == "int8" || t == "int4" || t == "int2" ||
+      t == "smallint") {
+    return ValueType::kInt64;
+  }
+  if (starts("double") || t == "float" || t == "float8" || t == "float4" || t == "real" ||
+      starts("numeric") || starts("decimal")) {
+    return ValueType::kFloat64;
+  }
+  if (t == "text" || starts("varchar") || starts("char") || t == "string" ||
+      starts("character")) {
+    return ValueType::kString;
+  }
+  if (t == "bool" || t == "boolean") return ValueType::kBool;
+  if (t == "ubigint" || t == "uint64") return ValueType::kUInt64;
+  if (t == "interval") return ValueType::kInt64;
+  return Status::InvalidArgument("unknown type in cast: " + type_name);
+}
+
+class Binder {
+ public:
+  explicit Binder(const BindContext& ctx) : ctx_(ctx) {}
+
+  Result<BoundExprPtr> Bind(const ParsedExpression& e) {
+    if (!ctx_.computed.empty()) {
+      auto it = ctx_.computed.find(e.ToString());
+      if (it != ctx_.computed.end()) {
+        return MakeColumnRef(it->second, ctx_.columns[it->second].type);
+      }
+    }
+    switch (e.expression_class) {
+      case ExpressionClass::kConstant: return BindConstant(e.As<ConstantExpression>());
+      case ExpressionClass::kColumnRef: return BindColumn(e.As<ColumnRefExpression>());
+      case ExpressionClass::kFunction: return BindFunction(e.As<FunctionExpression>());
+      case ExpressionClass::kUnary: return BindUnary(e.As<UnaryExpression>());
+      case ExpressionClass::kBinary: return BindBinary(e.As<BinaryExpression>());
+      case ExpressionClass::kConjunction: return BindConjunction(e.As<ConjunctionExpression>());
+      case ExpressionClass::kIn: return BindIn(e.As<InExpression>());
+      case ExpressionClass::kBetween: return BindBetween(e.As<BetweenExpression>());
+      case ExpressionClass::kIsNull: {
+        const auto& n = e.As<IsNullExpression>();
+        auto out = std::make_unique<BoundExpr>();
+        out->kind = BoundKind::kIsNull;
+        out->type = ValueType::kBool;
+        out->negated = n.negated;
+        GNOMON_ASSIGN_OR_RETURN(auto child, Bind(*n.child));
+        out->children.push_back(std::move(child));
+        return out;
+      }
+      case ExpressionClass::kCase: return BindCase(e.As<CaseExpression>());
+      case ExpressionClass::kCast: {
+        const auto& c = e.As<CastExpression>();
+        GNOMON_ASSIGN_OR_RETURN(auto child, Bind(*c.child));
+        GNOMON_ASSIGN_OR_RETURN(ValueType target, CastTarget(c.type_name));
+        if (target == ValueType::kTimestamp && child->IsConstant()) {
+          GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(child.get()));
+          return child;
+        }
+        if (Lower(c.type_name) == "interval" && child->IsConstant() &&
+            child->constant.type == ValueType::kString) {
+          GNOMON_ASSIGN_OR_RETURN(int64_t ns, ParseInterval(child->constant.s));
+          auto out = MakeConstant(Value::Int(ns));
+          out->is_interval = true;
+          return out;
+        }
+        auto out = std::make_unique<BoundExpr>();
+        out->kind = BoundKind::kCast;
+        out->type = target;
+        out->children.push_back(std::move(child));
+        return out;
+      }
+      case ExpressionClass::kStar: return Status::InvalidArgument("* is not allowed here");
+      case ExpressionClass::kSubquery: return Unsupported(e, "a subquery in an expression");
+    }
+    return Status::Internal("unknown expression class");
+  }
+
+ private:
+  Result<BoundExprPtr> BindConstant(const ConstantExpression& c) {
+    switch (c.kind) {
+      case ConstantKind::kNull: return MakeConstant(Value::Null());
+      case ConstantKind::kBoolean: return MakeConstant(Value::Bool(c.bool_value));
+      case ConstantKind::kInteger: return MakeConstant(Value::Int(c.int_value));
+      case ConstantKind::kFloat: return MakeConstant(Value::Float(c.float_value));
+      case ConstantKind::kString: return MakeConstant(Value::String(c.string_value));
+      case ConstantKind::kInterval: {
+        auto out = MakeConstant(Value::Int(c.int_value));
+        out->is_interval = true;
+        return out;
+      }
+    }
+    return Status::Internal("unknown constant kind");
+  }
+
+  Result<BoundExprPtr> BindColumn(const ColumnRefExpression& c) {
+    if (c.names.size() > 1) {
+      const std::string q = c.table_name();
+      bool known = std::any_of(ctx_.qualifiers.begin(), ctx_.qualifiers.end(),
+                               [&](const std::string& x) { return Lower(x) == Lower(q); });
+      if (!known) return Status::InvalidArgument("missing FROM-clause entry for table \"" + q + "\"");
+    }
+    int idx = FindColumn(ctx_, c.column_name());
+    if (idx >= 0) return MakeColumnRef(idx, ctx_.columns[idx].type);
+    // A select-list alias (GROUP BY / ORDER BY may name one).
+    if (ctx_.aliases != nullptr && c.names.size() == 1) {
+      auto it = ctx_.aliases->find(c.column_name());
+      if (it != ctx_.aliases->end() && it->second != nullptr && depth_ < 8) {
+        ++depth_;
+        auto r = Bind(*it->second);
+        --depth_;
+        return r;
+      }
+    }
+    return Status::InvalidArgument("column \"" + c.column_name() + "\" does not exist");
+  }
+
+  Result<BoundExprPtr> BindFunction(const FunctionExpression& f) {
+    if (IsAggregateName(f.name)) {
+      return Status::InvalidArgument("aggregate function " + f.name +
+                                     " is not allowed here: " + f.ToString());
+    }
+    if (f.window) return Status::InvalidArgument("window functions are not supported: " + f.ToString());
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = BoundKind::kCall;
+    out->name = f.name;
+    for (const auto& child : f.children) {
+      GNOMON_ASSIGN_OR_RETURN(auto b, Bind(*child));
+      out->children.push_back(std::move(b));
+    }
+    GNOMON_RETURN_IF_ERROR(ResolveScalarFunction(out.get(), ctx_.now_ns));
+    return out;
+  }
+
+  Result<BoundExprPtr> BindUnary(const UnaryExpression& u) {
+    GNOMON_ASSIGN_OR_RETURN(auto child, Bind(*u.child));
+    if (u.op == UnaryOp::kPlus) return child;
+    if (u.op == UnaryOp::kNegate && child->IsConstant()) {
+      Value& v = child->constant;
+      if (v.type == ValueType::kInt64) { v.i = -v.i; return child; }
+      if (v.type == ValueType::kFloat64) { v.f = -v.f; return child; }
+    }
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = u.op == UnaryOp::kNot ? BoundKind::kNot : BoundKind::kNegate;
+    out->type = u.op == UnaryOp::kNot ? ValueType::kBool : child->type;
+    if (out->type == ValueType::kUInt64) out->type = ValueType::kInt64;
+    out->is_interval = child->is_interval;
+    out->children.push_back(std::move(child));
+    return out;
+  }
+
+  Result<BoundExprPtr> BindBinary(const BinaryExpression& b) {
+    GNOMON_ASSIGN_OR_RETURN(auto left, Bind(*b.left));
+    GNOMON_ASSIGN_OR_RETURN(auto right, Bind(*b.right));
+    auto out = std::make_unique<BoundExpr>();
+    out->op = b.op;
+    if (IsComparison(b.op)) {
+      out->kind = BoundKind::kCompare;
+      out->type = ValueType::kBool;
+      if (left->type == ValueType::kTimestamp) GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(right.get()));
+      if (right->type == ValueType::kTimestamp) GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(left.get()));
+      GNOMON_RETURN_IF_ERROR(CheckComparable(*left, *right, b));
+    } else if (b.op == BinaryOp::kLike || b.op == BinaryOp::kNotLike || b.op == BinaryOp::kILike ||
+               b.op == BinaryOp::kNotILike) {
+      out->kind = BoundKind::kLike;
+      out->type = ValueType::kBool;
+      if (left->type != ValueType::kString && left->type != ValueType::kNull) {
+        return Status::InvalidArgument("LIKE needs a string operand: " + b.ToString());
+      }
+    } else if (b.op == BinaryOp::kConcat) {
+      out->kind = BoundKind::kArith;
+      out->type = ValueType::kString;
+    } else {
+      out->kind = BoundKind::kArith;
+      GNOMON_ASSIGN_OR_RETURN(out->type, ArithType(*left, *right, b));
+      out->is_interval = (left->is_interval && right->is_interval) ||
+                         (left->is_interval && IsNumeric(right->type)) ||
+                         (right->is_interval && IsNumeric(left->type));
+      if (out->type == ValueType::kTimestamp) out->is_interval = false;
+    }
+    out->children.push_back(std::move(left));
+    out->children.push_back(std::move(right));
+    return out;
+  }
+
+  Status CheckComparable(const BoundExpr& l, const BoundExpr& r, const BinaryExpression& b) {
+    auto cls = [](ValueType t) {
+      if (t == ValueType::kNull) return 0;
+      if (t == ValueType::kString) return 1;
+      if (t == ValueType::kTimestamp) return 2;
+      return 3;  // numbers and bools
+    };
+    int a = cls(l.type), c = cls(r.type);
+    if (a == 0 || c == 0 || a == c) return Status::OK();
+    if ((a == 2 && c == 3) || (a == 3 && c == 2)) return Status::OK();
+    return Status::InvalidArgument("cannot compare " + std::string(ValueTypeName(l.type)) + " with " +
+                                   std::string(ValueTypeName(r.type)) + ": " + b.ToString());
+  }
+
+  Result<ValueType> ArithType(const BoundExpr& l, const BoundExpr& r, const BinaryExpression& b) {
+    ValueType lt = l.type, rt = r.type;
+    if (lt == ValueType::kNull || rt == ValueType::kNull) {
+      return lt == ValueType::kNull ? (rt == ValueType::kNull ? ValueType::kNull : rt) : lt;
+    }
+    if (lt == ValueType::kTimestamp || rt == ValueType::kTimestamp) {
+      if (b.op == BinaryOp::kSubtract && lt == ValueType::kTimestamp && rt == ValueType::kTimestamp) {
+        return ValueType::kInt64;
+      }
+      if (b.op == BinaryOp::kAdd || b.op == BinaryOp::kSubtract) return ValueType::kTimestamp;
+      return Status::InvalidArgument("invalid arithmetic on a timestamp: " + b.ToString());
+    }
+    if (lt == ValueType::kString || rt == ValueType::kString) {
+      return Status::InvalidArgument("arithmetic on a string: " + b.ToString());
+    }
+    if (lt == ValueType::kFloat64 || rt == ValueType::kFloat64 || b.op == BinaryOp::kPower) {
+      return ValueType::kFloat64;
+    }
+    if (lt == ValueType::kUInt64 && rt == ValueType::kUInt64) return ValueType::kUInt64;
+    return ValueType::kInt64;
+  }
+
+  Result<BoundExprPtr> BindConjunction(const ConjunctionExpression& c) {
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = c.op == ConjunctionOp::kAnd ? BoundKind::kAnd : BoundKind::kOr;
+    out->type = ValueType::kBool;
+    for (const auto& child : c.children) {
+      GNOMON_ASSIGN_OR_RETURN(auto b, Bind(*child));
+      out->children.push_back(std::move(b));
+    }
+    return out;
+  }
+
+  Result<BoundExprPtr> BindIn(const InExpression& in) {
+    if (in.subquery) {
+      return Status::InvalidArgument("IN (SELECT ...) is not supported; list the values: " +
+                                     in.ToString());
+    }
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = BoundKind::kInList;
+    out->type = ValueType::kBool;
+    out->negated = in.negated;
+    GNOMON_ASSIGN_OR_RETURN(auto operand, Bind(*in.operand));
+    bool ts = operand->type == ValueType::kTimestamp;
+    out->children.push_back(std::move(operand));
+    for (const auto& item : in.list) {
+      GNOMON_ASSIGN_OR_RETURN(auto b, Bind(*item));
+      if (ts) GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(b.get()));
+      out->children.push_back(std::move(b));
+    }
+    return out;
+  }
+
+  Result<BoundExprPtr> BindBetween(const BetweenExpression& b) {
+    // x BETWEEN a AND b  ==  x >= a AND x <= b  (NOT BETWEEN: x < a OR x > b)
+    auto make = [&](BinaryOp op, const ParsedExpression& bound) -> Result<BoundExprPtr> {
+      BinaryExpression cmp(op, b.input->Copy(), bound.Copy());
+      return BindBinary(cmp);
+    };
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = b.negated ? BoundKind::kOr : BoundKind::kAnd;
+    out->type = ValueType::kBool;
+    GNOMON_ASSIGN_OR_RETURN(auto lo, make(b.negated ? BinaryOp::kLess : BinaryOp::kGreaterEqual, *b.lower));
+    GNOMON_ASSIGN_OR_RETURN(auto hi, make(b.negated ? BinaryOp::kGreater : BinaryOp::kLessEqual, *b.upper));
+    out->children.push_back(std::move(lo));
+    out->children.push_back(std::move(hi));
+    return out;
+  }
+
+  Result<BoundExprPtr> BindCase(const CaseExpression& c) {
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = BoundKind::kCase;
+    if (c.operand) {
+      GNOMON_ASSIGN_OR_RETURN(auto op, Bind(*c.operand));
+      out->children.push_back(std::move(op));
+      out->has_operand = true;
+    }
+    ValueType type = ValueType::kNull;
+    for (const CaseCheck& check : c.checks) {
+      GNOMON_ASSIGN_OR_RETURN(auto w, Bind(*check.when));
+      GNOMON_ASSIGN_OR_RETURN(auto t, Bind(*check.then));
+      if (type == ValueType::kNull) type = t->type;
+      else if (t->type != ValueType::kNull && t->type != type) {
+        if (IsNumeric(type) && IsNumeric(t->type)) type = ValueType::kFloat64;
+      }
+      out->children.push_back(std::move(w));
+      out->children.push_back(std::move(t));
+    }
+    if (c.else_expr) {
+      GNOMON_ASSIGN_OR_RETURN(auto e, Bind(*c.else_expr));
+      if (type == ValueType::kNull) type = e->type;
+      else if (IsNumeric(type) && IsNumeric(e->type) && e->type != type) type = ValueType::kFloat64;
+      out->children.push_back(std::move(e));
+      out->has_else = true;
+    }
+    out->type = type;
+    return out;
+  }
+
+  const BindContext& ctx_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+BoundExprPtr MakeConstant(Value v) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kConstant;
+  e->type = v.type;
+  e->constant = std::move(v);
+  return e;
+}
+
+BoundExprPtr MakeColumnRef(int column, ValueType type) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kColumn;
+  e->column = column;
+  e->type = type;
+  return e;
+}
+
+int FindColumn(const BindContext& context, const std::string& name) {
+  for (size_t i = 0; i < context.columns.size(); ++i) {
+    if (context.columns[i].name == name) return static_cast<int>(i);
+  }
+  std::string lower = Lower(name);
+  for (size_t i = 0; i < context.columns.size(); ++i) {
+    if (Lower(context.columns[i].name) == lower) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Result<BoundExprPtr> Bind(const ParsedExpression& expr, const BindContext& context) {
+  Binder binder(context);
+  return binder.Bind(expr);
+}
+
+bool IsAggregateName(const std::string& name) {
+  static const char* kNames[] = {"count", "sum", "min", "max", "avg", "mean", "first", "last",
+                                 "first_value", "last_value", "arg_max", "arg_min", "argmax",
+                                 "argmin", "stddev", "stddev_samp", "stddev_pop", "variance",
+                                 "var_samp", "var_pop"};
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+bool ContainsAggregate(const ParsedExpression& expr) {
+  if (expr.expression_class == ExpressionClass::kFunction) {
+    const auto& f = expr.As<FunctionExpression>();
+    if (IsAggregateName(f.name) && !f.window) return true;
+  }
+  bool found = false;
+  expr.ForEachChild([&](const ParsedExpression& c) { found = found || ContainsAggregate(c); });
+  return found;
+}
+
+}  // namespace gnomon::query

@@ -1,0 +1,38 @@
+// Binder: resolves parsed expressions against the columns of an input relation.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/base/result.h"
+#include "src/query/planner/bound_expression.h"
+#include "src/query/result.h"
+
+namespace gnomon::query {
+
+struct BindContext {
+  // Columns of the input chunk, by position.
+  std::vector<ResultColumn> columns;
+  // Names the relation may be qualified with (table name, alias).
+  std::vector<std::string> qualifiers;
+  // Expressions (by normalised SQL text) that are already computed as input columns: group
+  // keys and aggregates after an aggregation. Checked before anything else.
+  std::map<std::string, int> computed;
+  // Select-list aliases usable here (GROUP BY / ORDER BY): alias -> parsed expression.
+  const std::map<std::string, const ParsedExpression*>* aliases = nullptr;
+  int64_t now_ns = 0;
+};
+
+// Resolves `expr`. Errors name what is unknown ("column \"x\" does not exist") or wrong.
+Result<BoundExprPtr> Bind(const ParsedExpression& expr, const BindContext& context);
+
+// Finds a column by name (case-insensitive when no exact match); -1 if absent.
+int FindColumn(const BindContext& context, const std::string& name);
+
+// True for the names of aggregate functions.
+bool IsAggregateName(const std::string& name);
+// True if the expression contains an aggregate call (not looking into subqueries).
+bool ContainsAggregate(const ParsedExpression& expr);
+
+}  // namespace gnomon::query

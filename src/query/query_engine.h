@@ -1,0 +1,42 @@
+// QueryEngine: runs SQL statements against the storage engine and streams their results.
+// Thread-safe: one QueryEngine serves all HTTP requests concurrently.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "src/base/status.h"
+#include "src/query/result.h"
+#include "src/storage/engine.h"
+
+namespace gnomon::query {
+
+struct QueryEngineOptions {
+  int64_t default_timeout_ms = 60'000;          // per query; 0 = none
+  size_t default_memory_limit_bytes = 4ull << 30;  // per query working memory
+  int worker_threads = 0;                       // 0 = hardware concurrency
+};
+
+struct QueryOptions {
+  std::string database = "public";
+  int64_t now_ns = 0;        // value of now(); 0 = the wall clock when the query starts
+  int64_t timeout_ms = -1;   // -1 = engine default
+  int64_t memory_limit_bytes = -1;
+};
+
+class QueryEngine {
+ public:
+  static std::unique_ptr<QueryEngine> Create(storage::Engine* storage,
+                                             const QueryEngineOptions& options);
+  virtual ~QueryEngine() = default;
+
+  // Parses, plans and runs one statement, streaming its result into `sink`.
+  // Errors: InvalidArgument (syntax: message points at line/column; semantic: names the unknown
+  // table/column/function), NotFound (unknown database), Timeout, ResourceExhausted (memory).
+  // If an error happens after sink->Begin, the sink is not ended; the caller reports the error.
+  virtual Status Execute(std::string_view sql, const QueryOptions& options, ResultSink* sink) = 0;
+};
+
+}  // namespace gnomon::query
