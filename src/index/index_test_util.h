@@ -15,18 +15,11 @@
 
 namespace gnomon::index {
 
-// Owned tags, convertible to the TagRef views the registry takes.
-struct OwnedTags {
-  std::vector<std::pair<std::string, std::string>> tags;  // canonical order expected by callers
-  std::vector<TagRef> Refs() const {
-    std::vector<TagRef> out;
-    for (const auto& [k, v] : tags) out.push_back({k, v});
-    return out;
-  }
-};
-
+// Views into `tags`, which must outlive the result.
 inline std::vector<TagRef> Refs(const std::vector<std::pair<std::string, std::string>>& tags) {
-  return OwnedTags{tags}.Refs();
+  std::vector<TagRef> out;
+  for (const auto& [k, v] : tags) out.push_back({k, v});
+  return out;
 }
 
 class IndexTestDir : public ::testing::Test {

@@ -80,7 +80,8 @@ TEST_F(SeriesRegistryTest, CreateLookupIdempotent) {
   EXPECT_EQ(ids, std::vector<SeriesId>{0});
   EXPECT_EQ(reg->CountSeriesWithTag("dc", "dc0"), 1u);
   // The hash overloads agree with the plain ones.
-  auto refs = Refs(HostTags(1));
+  Tags host1 = HostTags(1);
+  auto refs = Refs(host1);
   EXPECT_EQ(reg->Find(HashSeriesKey(refs), refs), std::optional<SeriesId>(1));
 }
 
@@ -281,8 +282,8 @@ TEST_F(SeriesRegistryTest, ConcurrentWritersAndReadersAgree) {
   for (int t = 0; t < kWriters; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kPerThread; ++i) {
-        auto tags = Refs(HostTags(t * 1000 + i));
-        auto id = reg->GetOrCreate(tags);
+        Tags owned = HostTags(t * 1000 + i);
+        auto id = reg->GetOrCreate(Refs(owned));
         ASSERT_TRUE(id.ok());
         got[t][i] = *id;
         if (i % 100 == 0) {
