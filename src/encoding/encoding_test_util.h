@@ -2,6 +2,7 @@
 // encoding tests and the fuzz seed generator.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
