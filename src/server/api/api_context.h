@@ -1,0 +1,36 @@
+// ApiContext: what the InfluxDB-compatible handlers share: the engine, counters and settings.
+// Owned by whoever starts the server (tools/gnomon/server_command.cc); handlers get a reference.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "src/server/http/http_message.h"
+#include "src/server/http/http_stats.h"
+#include "src/storage/engine.h"
+
+namespace gnomon::server::api {
+
+// Ingest counters for /metrics. Thread-safe (relaxed atomics: they are statistics).
+struct ApiStats {
+  std::atomic<uint64_t> write_requests{0};
+  std::atomic<uint64_t> rows_written{0};
+  std::atomic<uint64_t> lines_rejected{0};
+  std::atomic<uint64_t> write_errors{0};  // write requests answered with a 4xx/5xx
+};
+
+struct ApiContext {
+  storage::Engine* engine = nullptr;            // not owned; thread-safe
+  const http::HttpStats* http_stats = nullptr;  // for /metrics; may be null
+  ApiStats stats;
+  // Line errors listed in one write response (the parser stops collecting after this many).
+  size_t max_line_errors = 100;
+  std::string version = "0.1.0";        // Gnomon's version (X-Gnomon-Version, /health)
+  std::string influx_version = "1.8.10";  // X-Influxdb-Version: the InfluxDB API we mirror
+  // The /v1/sql hook: set by the SQL layer when it exists; while empty, /v1/sql answers 501.
+  http::Handler sql_handler;
+};
+
+}  // namespace gnomon::server::api

@@ -1,0 +1,27 @@
+// The InfluxDB-compatible endpoint handlers, one per file (write_v1_handler.cc, ...).
+// Each is a plain function over ApiContext, bound to a route in api_routes.cc.
+#pragma once
+
+#include "src/server/api/api_context.h"
+#include "src/server/http/http_message.h"
+
+namespace gnomon::server::api {
+
+// POST /write?db=&precision=&rp=&u=&p=   (InfluxDB 1.x)
+void HandleWriteV1(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /api/v2/write?bucket=&org=&precision=   (InfluxDB 2.x; bucket = database)
+void HandleWriteV2(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /api/v3/write_lp?db=&precision=&accept_partial=&no_sync=   (InfluxDB 3)
+void HandleWriteV3(ApiContext& ctx, const http::Request& request, http::Response* response);
+// GET|HEAD /ping: 204 with X-Influxdb-Version / X-Influxdb-Build (?verbose=true: 200 JSON).
+void HandlePing(ApiContext& ctx, const http::Request& request, http::Response* response);
+// GET /health: 200 {"status":"pass",...}.
+void HandleHealth(ApiContext& ctx, const http::Request& request, http::Response* response);
+// GET /metrics: Prometheus text exposition of the server's counters and engine statistics.
+void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response* response);
+// GET|POST /query?q=&db=   (InfluxQL, InfluxDB 1.x JSON results; database statements only).
+void HandleQuery(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /v1/sql: ctx.sql_handler when set, else 501.
+void HandleSql(ApiContext& ctx, const http::Request& request, http::Response* response);
+
+}  // namespace gnomon::server::api

@@ -1,0 +1,206 @@
+#include "src/server/config.h"
+
+#include <toml++/toml.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "src/base/time_util.h"
+
+namespace gnomon::server {
+namespace {
+
+std::string Normalize(std::string_view key) {
+  std::string out(key);
+  for (char& c : out) {
+    if (c == '_') c = '-';
+  }
+  return out;
+}
+
+Result<int64_t> UnitNanos(std::string_view unit) {
+  if (unit == "ns") return int64_t{1};
+  if (unit == "u" || unit == "us" || unit == "\xC2\xB5" || unit == "\xC2\xB5s" ||
+      unit == "\xCE\xBC" || unit == "\xCE\xBCs") {
+    return kNanosPerMicro;
+  }
+  if (unit == "ms") return kNanosPerMilli;
+  if (unit == "s") return kNanosPerSecond;
+  if (unit == "m") return kNanosPerMinute;
+  if (unit == "h") return kNanosPerHour;
+  if (unit == "d") return kNanosPerDay;
+  if (unit == "w") return 7 * kNanosPerDay;
+  return Status::InvalidArgument("unknown duration unit '" + std::string(unit) + "'");
+}
+
+}  // namespace
+
+Result<int64_t> ParseDuration(std::string_view text) {
+  if (text == "0" || text == "inf" || text == "INF") return int64_t{0};
+  if (text.empty()) return Status::InvalidArgument("empty duration");
+  int64_t total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t start = i;
+    int64_t n = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (__builtin_mul_overflow(n, 10, &n) || __builtin_add_overflow(n, text[i] - '0', &n)) {
+        return Status::OutOfRange("duration too large: " + std::string(text));
+      }
+      ++i;
+    }
+    if (i == start) {
+      return Status::InvalidArgument("invalid duration '" + std::string(text) +
+                                     "': expected a number at offset " + std::to_string(i));
+    }
+    size_t unit_start = i;
+    while (i < text.size() && !(text[i] >= '0' && text[i] <= '9')) ++i;
+    if (unit_start == i) {
+      return Status::InvalidArgument("invalid duration '" + std::string(text) +
+                                     "': missing unit (ns, us, ms, s, m, h, d, w)");
+    }
+    auto unit = UnitNanos(text.substr(unit_start, i - unit_start));
+    if (!unit.ok()) {
+      return Status::InvalidArgument("invalid duration '" + std::string(text) +
+                                     "': " + unit.status().message());
+    }
+    int64_t part;
+    if (__builtin_mul_overflow(n, *unit, &part) || __builtin_add_overflow(total, part, &total)) {
+      return Status::OutOfRange("duration too large: " + std::string(text));
+    }
+  }
+  return total;
+}
+
+Result<storage::WalSyncMode> ParseWalSync(std::string_view text) {
+  if (text == "fsync") return storage::WalSyncMode::kFsync;
+  if (text == "none") return storage::WalSyncMode::kNone;
+  return Status::InvalidArgument("invalid wal-sync '" + std::string(text) +
+                                 "': expected fsync or none");
+}
+
+Status SplitHostPort(std::string_view addr, std::string* host, uint16_t* port) {
+  size_t colon = addr.rfind(':');
+  if (colon == std::string_view::npos) {
+    return Status::InvalidArgument("invalid address '" + std::string(addr) +
+                                   "': expected HOST:PORT");
+  }
+  std::string_view h = addr.substr(0, colon);
+  std::string_view p = addr.substr(colon + 1);
+  if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  if (h.empty()) h = "127.0.0.1";
+  if (p.empty() || p.size() > 5) {
+    return Status::InvalidArgument("invalid port in '" + std::string(addr) + "'");
+  }
+  uint32_t value = 0;
+  for (char c : p) {
+    if (c < '0' || c > '9') return Status::InvalidArgument("invalid port in '" + std::string(addr) + "'");
+    value = value * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (value > 65535) return Status::InvalidArgument("port out of range in '" + std::string(addr) + "'");
+  *host = std::string(h);
+  *port = static_cast<uint16_t>(value);
+  return Status::OK();
+}
+
+Status ApplyToml(std::string_view toml_text, std::string_view source_name, ServerConfig* config) {
+  toml::table table;
+  try {
+    table = toml::parse(toml_text, source_name);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    return Status::InvalidArgument(std::string(source_name) + ":" + std::to_string(where.line) +
+                                   ":" + std::to_string(where.column) + ": " +
+                                   std::string(e.description()));
+  }
+  for (const auto& [raw_key, node] : table) {
+    std::string key = Normalize(raw_key.str());
+    auto fail = [&](std::string_view expected) {
+      return Status::InvalidArgument(std::string(source_name) + ": key '" +
+                                     std::string(raw_key.str()) + "' must be " +
+                                     std::string(expected));
+    };
+    auto str = [&]() -> std::optional<std::string> { return node.value<std::string>(); };
+    auto positive_int = [&]() -> std::optional<int64_t> {
+      auto v = node.value<int64_t>();
+      if (!v || *v < 0) return std::nullopt;
+      return v;
+    };
+    if (key == "data-dir") {
+      if (!str()) return fail("a string");
+      config->data_dir = *str();
+    } else if (key == "http-addr") {
+      if (!str()) return fail("a string \"HOST:PORT\"");
+      config->http_addr = *str();
+    } else if (key == "wal-sync") {
+      if (!str()) return fail("\"fsync\" or \"none\"");
+      GNOMON_ASSIGN_OR_RETURN(config->wal_sync, ParseWalSync(*str()));
+    } else if (key == "memtable-budget-mb") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->memtable_budget_mb = static_cast<size_t>(*positive_int());
+    } else if (key == "retention") {
+      if (auto v = node.value<int64_t>(); v && *v == 0) {
+        config->retention_ns = 0;
+      } else if (str()) {
+        GNOMON_ASSIGN_OR_RETURN(config->retention_ns, ParseDuration(*str()));
+      } else {
+        return fail("a duration string such as \"30d\"");
+      }
+    } else if (key == "max-body-mb") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->max_body_mb = static_cast<size_t>(*positive_int());
+    } else if (key == "threads") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->threads = static_cast<int>(*positive_int());
+    } else if (key == "worker-threads") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->worker_threads = static_cast<int>(*positive_int());
+    } else if (key == "log-level") {
+      if (!str()) return fail("a string");
+      config->log_level = *str();
+    } else {
+      return Status::InvalidArgument(std::string(source_name) + ": unknown key '" +
+                                     std::string(raw_key.str()) + "'");
+    }
+  }
+  return Status::OK();
+}
+
+Status ApplyTomlFile(const std::string& path, ServerConfig* config) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::FromErrno("open " + path, errno);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ApplyToml(text.str(), path, config);
+}
+
+Status ValidateConfig(const ServerConfig& config) {
+  if (config.data_dir.empty()) return Status::InvalidArgument("data-dir is required");
+  std::string host;
+  uint16_t port;
+  GNOMON_RETURN_IF_ERROR(SplitHostPort(config.http_addr, &host, &port));
+  if (config.max_body_mb == 0) return Status::InvalidArgument("max-body-mb must be at least 1");
+  if (config.memtable_budget_mb == 0) {
+    return Status::InvalidArgument("memtable-budget-mb must be at least 1");
+  }
+  static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn",
+                                                 "warning", "error", "critical", "off"};
+  bool level_ok = false;
+  for (auto l : kLevels) level_ok |= config.log_level == l;
+  if (!level_ok) {
+    return Status::InvalidArgument("invalid log-level '" + config.log_level +
+                                   "': expected trace, debug, info, warn, error or off");
+  }
+  return Status::OK();
+}
+
+storage::EngineOptions ToEngineOptions(const ServerConfig& config) {
+  storage::EngineOptions options;
+  options.data_dir = config.data_dir;
+  options.wal_sync = config.wal_sync;
+  options.memtable_budget_bytes = config.memtable_budget_mb << 20;
+  options.retention_ns = config.retention_ns;
+  return options;
+}
+
+}  // namespace gnomon::server

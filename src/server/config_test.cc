@@ -1,0 +1,108 @@
+#include "src/server/config.h"
+
+#include <gtest/gtest.h>
+
+namespace gnomon::server {
+namespace {
+
+constexpr int64_t kSec = 1000000000;
+
+TEST(ParseDurationTest, Units) {
+  EXPECT_EQ(*ParseDuration("30d"), 30 * 86400 * kSec);
+  EXPECT_EQ(*ParseDuration("1h30m"), 5400 * kSec);
+  EXPECT_EQ(*ParseDuration("2w"), 14 * 86400 * kSec);
+  EXPECT_EQ(*ParseDuration("500ms"), kSec / 2);
+  EXPECT_EQ(*ParseDuration("7us"), 7000);
+  EXPECT_EQ(*ParseDuration("7\xC2\xB5s"), 7000);
+  EXPECT_EQ(*ParseDuration("9ns"), 9);
+  EXPECT_EQ(*ParseDuration("0"), 0);
+  EXPECT_EQ(*ParseDuration("inf"), 0);
+  EXPECT_EQ(*ParseDuration("INF"), 0);
+}
+
+TEST(ParseDurationTest, Errors) {
+  for (const char* bad : {"", "d", "7", "7x", "1h-3m", "h1", "99999999999999999999d"}) {
+    EXPECT_FALSE(ParseDuration(bad).ok()) << bad;
+  }
+  EXPECT_EQ(ParseDuration("999999999w").status().code(), Status::Code::kOutOfRange);
+}
+
+TEST(SplitHostPortTest, Forms) {
+  std::string host;
+  uint16_t port = 0;
+  ASSERT_TRUE(SplitHostPort("127.0.0.1:4000", &host, &port).ok());
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_EQ(port, 4000);
+  ASSERT_TRUE(SplitHostPort("[::1]:0", &host, &port).ok());
+  EXPECT_EQ(host, "::1");
+  EXPECT_EQ(port, 0);
+  ASSERT_TRUE(SplitHostPort(":8086", &host, &port).ok());
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_FALSE(SplitHostPort("localhost", &host, &port).ok());
+  EXPECT_FALSE(SplitHostPort("h:99999", &host, &port).ok());
+  EXPECT_FALSE(SplitHostPort("h:12a", &host, &port).ok());
+  EXPECT_FALSE(SplitHostPort("h:", &host, &port).ok());
+}
+
+TEST(ConfigTomlTest, AppliesEveryKey) {
+  ServerConfig c;
+  Status s = ApplyToml(R"(
+data-dir = "/var/lib/gnomon"
+http-addr = "0.0.0.0:8086"
+wal-sync = "none"
+memtable-budget-mb = 256
+retention = "30d"
+max_body_mb = 16     # underscores work too
+threads = 2
+worker-threads = 8
+log-level = "debug"
+)", "test.toml", &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(c.data_dir, "/var/lib/gnomon");
+  EXPECT_EQ(c.http_addr, "0.0.0.0:8086");
+  EXPECT_EQ(c.wal_sync, storage::WalSyncMode::kNone);
+  EXPECT_EQ(c.memtable_budget_mb, 256u);
+  EXPECT_EQ(c.retention_ns, 30 * 86400 * kSec);
+  EXPECT_EQ(c.max_body_mb, 16u);
+  EXPECT_EQ(c.threads, 2);
+  EXPECT_EQ(c.worker_threads, 8);
+  EXPECT_EQ(c.log_level, "debug");
+  EXPECT_TRUE(ValidateConfig(c).ok());
+  auto e = ToEngineOptions(c);
+  EXPECT_EQ(e.data_dir, "/var/lib/gnomon");
+  EXPECT_EQ(e.memtable_budget_bytes, 256u << 20);
+  EXPECT_EQ(e.retention_ns, 30 * 86400 * kSec);
+  EXPECT_EQ(e.wal_sync, storage::WalSyncMode::kNone);
+}
+
+TEST(ConfigTomlTest, ErrorsNameTheKeyAndSource) {
+  ServerConfig c;
+  Status unknown = ApplyToml("data-dri = \"x\"\n", "my.toml", &c);
+  EXPECT_EQ(unknown.message(), "my.toml: unknown key 'data-dri'");
+  Status type = ApplyToml("threads = \"two\"\n", "my.toml", &c);
+  EXPECT_EQ(type.message(), "my.toml: key 'threads' must be a non-negative integer");
+  Status syntax = ApplyToml("data-dir = \n", "my.toml", &c);
+  EXPECT_FALSE(syntax.ok());
+  EXPECT_EQ(syntax.message().rfind("my.toml:1:", 0), 0u) << syntax.message();
+  EXPECT_FALSE(ApplyToml("wal-sync = \"sometimes\"\n", "my.toml", &c).ok());
+  EXPECT_FALSE(ApplyToml("retention = \"30 days\"\n", "my.toml", &c).ok());
+  EXPECT_FALSE(ApplyTomlFile("/nonexistent/gnomon.toml", &c).ok());
+}
+
+TEST(ConfigTomlTest, Validation) {
+  ServerConfig c;
+  EXPECT_EQ(ValidateConfig(c).message(), "data-dir is required");
+  c.data_dir = "d";
+  EXPECT_TRUE(ValidateConfig(c).ok());
+  c.log_level = "loud";
+  EXPECT_FALSE(ValidateConfig(c).ok());
+  c.log_level = "info";
+  c.http_addr = "nope";
+  EXPECT_FALSE(ValidateConfig(c).ok());
+  c.http_addr = ":1";
+  c.max_body_mb = 0;
+  EXPECT_FALSE(ValidateConfig(c).ok());
+}
+
+}  // namespace
+}  // namespace gnomon::server

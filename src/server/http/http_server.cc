@@ -1,0 +1,173 @@
+#include "src/server/http/http_server.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <future>
+#include <thread>
+
+#include "src/base/check.h"
+#include "src/base/logging.h"
+#include "src/server/http/http_session.h"
+#include "src/server/http/server_core.h"
+
+namespace gnomon::server::http {
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+int DefaultWorkers() {
+  int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(4, 2 * cores);
+}
+
+// Handlers hold a raw Core*: the Core outlives every handler that runs (the I/O threads are joined
+// before it is destroyed), and owning pointers would form a cycle through the io_context's queue.
+void DoAccept(HttpServer::Core* core);
+
+void OnAccept(HttpServer::Core* core, boost::system::error_code ec,
+              tcp::socket socket) {
+  if (ec == net::error::operation_aborted || !core->acceptor->is_open()) return;
+  if (ec) {
+    // EMFILE and friends: back off briefly instead of spinning on a failing accept.
+    GNOMON_LOG_WARN("[http] accept failed: {}", ec.message());
+    auto timer = std::make_shared<net::steady_timer>(*core->accept_strand,
+                                                     std::chrono::milliseconds(50));
+    timer->async_wait([core, timer](boost::system::error_code) { DoAccept(core); });
+    return;
+  }
+  auto session = std::make_shared<HttpSession>(std::move(socket), core);
+  if (core->Register(session)) {
+    net::post(session->get_executor(), [session] { session->Start(); });
+  }
+  DoAccept(core);
+}
+
+void DoAccept(HttpServer::Core* core) {
+  if (!core->acceptor->is_open()) return;
+  // Each connection gets its own strand; the accept handler runs on the acceptor's.
+  core->acceptor->async_accept(
+      net::make_strand(core->ioc),
+      net::bind_executor(*core->accept_strand,
+                         [core](boost::system::error_code ec, tcp::socket socket) {
+                           OnAccept(core, ec, std::move(socket));
+                         }));
+}
+
+}  // namespace
+
+bool HttpServer::Core::Register(const std::shared_ptr<HttpSession>& session) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (draining_flag) return false;
+  sessions.emplace(session.get(), session);
+  return true;
+}
+
+void HttpServer::Core::Unregister(HttpSession* session) {
+  std::lock_guard<std::mutex> lock(mu);
+  sessions.erase(session);
+  if (sessions.empty()) sessions_gone.notify_all();
+}
+
+HttpServer::HttpServer(ServerOptions options, const Router* router, HttpStats* stats) {
+  int workers = options.worker_threads > 0 ? options.worker_threads : DefaultWorkers();
+  core_ = std::make_shared<Core>(std::move(options), router, stats, workers);
+}
+
+HttpServer::~HttpServer() { Shutdown(std::chrono::milliseconds(0)); }
+
+Status HttpServer::Start() {
+  Core& core = *core_;
+  GNOMON_CHECK_MSG(!core.acceptor.has_value(), "HttpServer::Start called twice");
+  boost::system::error_code ec;
+  tcp::resolver resolver(core.ioc);
+  auto endpoints = resolver.resolve(core.options.host, std::to_string(core.options.port),
+                                    tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  std::string where = core.options.host + ":" + std::to_string(core.options.port);
+  if (ec || endpoints.empty()) {
+    return Status::IOError("resolve " + where + ": " + (ec ? ec.message() : "no address"));
+  }
+  tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  core.accept_strand.emplace(net::make_strand(core.ioc));
+  core.acceptor.emplace(*core.accept_strand);
+  auto& acceptor = *core.acceptor;
+  if (acceptor.open(endpoint.protocol(), ec) ||
+      acceptor.set_option(net::socket_base::reuse_address(true), ec) ||
+      acceptor.bind(endpoint, ec) || acceptor.listen(net::socket_base::max_listen_connections, ec)) {
+    acceptor.close(ec);
+    core.acceptor.reset();
+    return Status::IOError("listen on " + where + ": " + ec.message());
+  }
+  core.bound = acceptor.local_endpoint(ec);
+  core.work.emplace(net::make_work_guard(core.ioc));
+  DoAccept(core_.get());
+  int io_threads = core.options.io_threads > 0
+                       ? core.options.io_threads
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (int i = 0; i < io_threads; ++i) {
+    core.io_threads.emplace_back([&core] {
+      // An exception escaping a handler is a bug; report it rather than let the thread die.
+      for (;;) {
+        try {
+          core.ioc.run();
+          return;
+        } catch (const std::exception& e) {
+          GNOMON_LOG_ERROR("[http] I/O thread caught: {}", e.what());
+        }
+      }
+    });
+  }
+  return Status::OK();
+}
+
+uint16_t HttpServer::port() const { return core_->bound.port(); }
+
+std::string HttpServer::address() const {
+  auto addr = core_->bound.address();
+  std::string host = addr.is_v6() ? "[" + addr.to_string() + "]" : addr.to_string();
+  return host + ":" + std::to_string(core_->bound.port());
+}
+
+void HttpServer::Shutdown(std::chrono::milliseconds grace) {
+  Core& core = *core_;
+  std::vector<std::shared_ptr<HttpSession>> live;
+  {
+    std::lock_guard<std::mutex> lock(core.mu);
+    if (core.stopped || !core.acceptor.has_value()) return;
+    core.stopped = true;
+    core.draining_flag = true;
+    for (auto& [ptr, weak] : core.sessions) {
+      if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+  }
+  // Stop accepting: closing on the acceptor's strand cancels the pending accept.
+  std::promise<void> closed;
+  net::post(*core.accept_strand, [&core, &closed] {
+    boost::system::error_code ec;
+    core.acceptor->close(ec);
+    closed.set_value();
+  });
+  closed.get_future().wait();
+  for (auto& session : live) {
+    net::post(session->get_executor(), [session] { session->OnServerStop(); });
+  }
+  live.clear();  // sessions must be free to end as soon as they finish
+  {
+    std::unique_lock<std::mutex> lock(core.mu);
+    core.sessions_gone.wait_for(lock, grace, [&] { return core.sessions.empty(); });
+    if (!core.sessions.empty()) {
+      GNOMON_LOG_WARN("[http] shutdown grace period over; cutting {} connection(s)",
+                      core.sessions.size());
+    }
+  }
+  core.work.reset();
+  core.ioc.stop();
+  for (auto& t : core.io_threads) t.join();
+  core.io_threads.clear();
+  core.worker_pool.join();
+}
+
+}  // namespace gnomon::server::http

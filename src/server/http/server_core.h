@@ -1,0 +1,57 @@
+// ServerCore: the state an HttpServer shares with its connections (internal to server/http).
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "src/server/http/http_server.h"
+
+namespace gnomon::server::http {
+
+class HttpSession;
+
+struct HttpServer::Core {
+  Core(ServerOptions opts, const Router* r, HttpStats* s, int workers)
+      : options(std::move(opts)), router(r), stats(s), worker_pool(workers) {}
+
+  // Adds a new connection; false once shutdown began (the caller then drops it).
+  bool Register(const std::shared_ptr<HttpSession>& session);
+  void Unregister(HttpSession* session);
+  bool draining() {
+    std::lock_guard<std::mutex> lock(mu);
+    return draining_flag;
+  }
+
+  const ServerOptions options;
+  const Router* const router;
+  HttpStats* const stats;
+
+  std::mutex mu;
+  std::condition_variable sessions_gone;
+  bool draining_flag = false;  // GUARDED_BY(mu)
+  bool stopped = false;        // GUARDED_BY(mu)
+  std::unordered_map<HttpSession*, std::weak_ptr<HttpSession>> sessions;  // GUARDED_BY(mu)
+
+  // Declaration order matters for destruction: the worker pool (whose queued tasks own sessions,
+  // and sessions own sockets of io_context) goes before io_context, and both before `mu`.
+  boost::asio::io_context ioc;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
+  std::optional<boost::asio::ip::tcp::acceptor> acceptor;
+  std::optional<boost::asio::strand<boost::asio::io_context::executor_type>> accept_strand;
+  std::vector<std::thread> io_threads;
+  boost::asio::thread_pool worker_pool;
+  boost::asio::ip::tcp::endpoint bound;
+};
+
+}  // namespace gnomon::server::http
