@@ -11,6 +11,7 @@ void SetExitCode(int code) { exit_code = code; }
 void RegisterCommands(CLI::App& app) {
   RegisterVersionCommand(app);
   RegisterBenchCommand(app);
+  RegisterServerCommand(app);
 }
 
 }  // namespace gnomon::tools

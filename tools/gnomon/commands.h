@@ -12,5 +12,6 @@ void SetExitCode(int code);
 
 void RegisterVersionCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
+void RegisterServerCommand(CLI::App& app);
 
 }  // namespace gnomon::tools

@@ -1,0 +1,171 @@
+// `gnomon server`: opens the storage engine and serves the HTTP API until SIGINT/SIGTERM.
+// Shutdown order: stop accepting, finish in-flight requests, then Engine::Close() (which flushes).
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include <pthread.h>
+
+#include "src/base/logging.h"
+#include "src/server/api/api_context.h"
+#include "src/server/api/api_routes.h"
+#include "src/server/config.h"
+#include "src/server/http/http_server.h"
+#include "src/server/http/router.h"
+#include "src/storage/engine.h"
+#include "tools/gnomon/commands.h"
+
+#ifndef GNOMON_VERSION
+#define GNOMON_VERSION "dev"
+#endif
+
+namespace gnomon::tools {
+namespace {
+
+// Flag values; a flag overrides the TOML file only when given on the command line.
+struct ServerFlags {
+  std::string config_file;
+  server::ServerConfig values;
+  std::string wal_sync = "fsync";
+  std::string retention;
+};
+
+constexpr auto kShutdownGrace = std::chrono::seconds(30);
+
+int RunServer(const server::ServerConfig& config) {
+  InitLogging(config.log_level);
+  // Block the stop signals in every thread (threads inherit the mask, so this comes before the
+  // engine and the server start theirs); this thread then waits for them with sigwait.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a client hanging up must not kill the server
+
+  std::string host;
+  uint16_t port = 0;
+  if (Status s = server::SplitHostPort(config.http_addr, &host, &port); !s.ok()) {
+    GNOMON_LOG_ERROR("[server] {}", s.message());
+    return 2;
+  }
+  GNOMON_LOG_INFO("[server] opening data directory {}", config.data_dir);
+  auto engine = storage::Engine::Open(server::ToEngineOptions(config));
+  if (!engine.ok()) {
+    GNOMON_LOG_ERROR("[server] cannot open {}: {}", config.data_dir, engine.status().ToString());
+    return 1;
+  }
+
+  server::http::HttpStats http_stats;
+  server::api::ApiContext ctx;
+  ctx.engine = engine->get();
+  ctx.http_stats = &http_stats;
+  ctx.version = GNOMON_VERSION;
+  server::http::Router router;
+  server::api::RegisterApiRoutes(&ctx, &router);
+
+  server::http::ServerOptions options;
+  options.host = host;
+  options.port = port;
+  options.io_threads = config.threads;
+  options.worker_threads = config.worker_threads;
+  options.max_body_bytes = config.max_body_mb << 20;
+  options.default_headers = server::api::DefaultResponseHeaders(ctx);
+  server::http::HttpServer http(options, &router, &http_stats);
+  if (Status s = http.Start(); !s.ok()) {
+    GNOMON_LOG_ERROR("[server] {}", s.message());
+    (void)(*engine)->Close();
+    return 1;
+  }
+  GNOMON_LOG_INFO("[server] listening on http://{} (io threads {}, worker threads {}, max body {} MiB)",
+                  http.address(), config.threads == 0 ? "auto" : std::to_string(config.threads),
+                  config.worker_threads == 0 ? "auto" : std::to_string(config.worker_threads),
+                  config.max_body_mb);
+  // One machine-readable line on stdout, for scripts and tests that start the server on port 0.
+  std::printf("gnomon listening on http://%s\n", http.address().c_str());
+  std::fflush(stdout);
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  GNOMON_LOG_INFO("[server] {} received: stopping (finishing in-flight requests)",
+                  signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  // A second signal while draining means "now".
+  std::thread([stop_signals] {
+    int again = 0;
+    sigwait(&stop_signals, &again);
+    GNOMON_LOG_WARN("[server] second signal: exiting without a clean shutdown");
+    std::_Exit(1);
+  }).detach();
+
+  http.Shutdown(kShutdownGrace);
+  GNOMON_LOG_INFO("[server] HTTP stopped; closing the engine");
+  Status closed = (*engine)->Close();
+  if (!closed.ok()) {
+    GNOMON_LOG_ERROR("[server] engine close failed: {}", closed.ToString());
+    return 1;
+  }
+  GNOMON_LOG_INFO("[server] stopped cleanly");
+  return 0;
+}
+
+}  // namespace
+
+void RegisterServerCommand(CLI::App& app) {
+  auto flags = std::make_shared<ServerFlags>();
+  auto* cmd = app.add_subcommand("server", "Serve the HTTP API (InfluxDB-compatible writes, /query)");
+  auto& v = flags->values;
+  cmd->add_option("--config", flags->config_file, "TOML file with the same keys as these flags");
+  auto* data_dir = cmd->add_option("--data-dir", v.data_dir, "Data directory (created if missing)");
+  auto* addr = cmd->add_option("--http-addr", v.http_addr, "HOST:PORT to listen on (port 0: any)")
+                   ->capture_default_str();
+  auto* wal = cmd->add_option("--wal-sync", flags->wal_sync, "fsync (default) or none")
+                  ->check(CLI::IsMember({"fsync", "none"}));
+  auto* budget = cmd->add_option("--memtable-budget-mb", v.memtable_budget_mb,
+                                 "Memory for memtables before flushing")
+                     ->capture_default_str();
+  auto* retention = cmd->add_option("--retention", flags->retention,
+                                    "Default retention, e.g. 30d (default: keep forever)");
+  auto* body = cmd->add_option("--max-body-mb", v.max_body_mb,
+                               "Largest request body, also after gzip decompression")
+                   ->capture_default_str();
+  auto* threads = cmd->add_option("--threads", v.threads, "I/O threads (0: one per core)");
+  auto* workers = cmd->add_option("--worker-threads", v.worker_threads,
+                                  "Request handler threads (0: max(4, 2 x cores))");
+  auto* level = cmd->add_option("--log-level", v.log_level, "trace|debug|info|warn|error|off")
+                    ->capture_default_str();
+
+  cmd->callback([flags, data_dir, addr, wal, budget, retention, body, threads, workers, level] {
+    server::ServerConfig config;
+    if (!flags->config_file.empty()) {
+      if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
+        std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());
+        return SetExitCode(2);
+      }
+    }
+    const auto& v = flags->values;
+    if (data_dir->count()) config.data_dir = v.data_dir;
+    if (addr->count()) config.http_addr = v.http_addr;
+    if (budget->count()) config.memtable_budget_mb = v.memtable_budget_mb;
+    if (body->count()) config.max_body_mb = v.max_body_mb;
+    if (threads->count()) config.threads = v.threads;
+    if (workers->count()) config.worker_threads = v.worker_threads;
+    if (level->count()) config.log_level = v.log_level;
+    if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
+    if (retention->count()) {
+      auto r = server::ParseDuration(flags->retention);
+      if (!r.ok()) {
+        std::fprintf(stderr, "gnomon server: --retention: %s\n", r.status().message().c_str());
+        return SetExitCode(2);
+      }
+      config.retention_ns = *r;
+    }
+    if (Status s = server::ValidateConfig(config); !s.ok()) {
+      std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());
+      return SetExitCode(2);
+    }
+    SetExitCode(RunServer(config));
+  });
+}
+
+}  // namespace gnomon::tools
