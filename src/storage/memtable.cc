@@ -163,7 +163,10 @@ void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time,
       if (vec.empty()) return;
       size_t w = 0;
       for (size_t i = 0; i < keep.size(); ++i) {
-        if (keep[i]) vec[w++] = std::move(vec[i]);
+        if (keep[i]) {
+          if (w != i) vec[w] = std::move(vec[i]);  // self-move would empty a string
+          ++w;
+        }
       }
       vec.resize(w);
     };

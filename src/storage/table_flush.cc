@@ -354,7 +354,10 @@ Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, 
           if (vec.empty()) return;
           size_t w = 0;
           for (size_t r = 0; r < keep.size(); ++r) {
-            if (keep[r]) vec[w++] = std::move(vec[r]);
+            if (keep[r]) {
+          if (w != r) vec[w] = std::move(vec[r]);  // self-move would empty a string
+          ++w;
+        }
           }
           vec.resize(w);
         };

@@ -25,25 +25,6 @@ bool TableBatch::FindOrAddField(std::string_view name, ValueType type, uint32_t*
   return true;
 }
 
-void TableBatch::BeginRow(uint32_t series, int64_t time, uint32_t line) {
-  GNOMON_DCHECK(series < series_.size());
-  rows_.push_back(Row{series, time, static_cast<uint32_t>(values_.size()), 0, line});
-}
-
-#define GNOMON_ADD_VALUE(member, v)            \
-  GNOMON_DCHECK(!rows_.empty());               \
-  FieldValue fv;                               \
-  fv.field = field;                            \
-  fv.member = v;                               \
-  values_.push_back(fv);                       \
-  rows_.back().value_count++
-
-void TableBatch::AddFloat(uint32_t field, double v) { GNOMON_ADD_VALUE(f64, v); }
-void TableBatch::AddInt(uint32_t field, int64_t v) { GNOMON_ADD_VALUE(i64, v); }
-void TableBatch::AddUInt(uint32_t field, uint64_t v) { GNOMON_ADD_VALUE(u64, v); }
-void TableBatch::AddBool(uint32_t field, bool v) { GNOMON_ADD_VALUE(b, v); }
-#undef GNOMON_ADD_VALUE
-
 void TableBatch::AddString(uint32_t field, std::string_view v) {
   GNOMON_DCHECK(!rows_.empty());
   FieldValue fv;

@@ -72,18 +72,33 @@ class TableBatch {
   bool FindOrAddField(std::string_view name, ValueType type, uint32_t* index);
 
   // Row building: BeginRow, then Add*Value for each field, then nothing more (rows are contiguous).
-  void BeginRow(uint32_t series, int64_t time, uint32_t line);
-  void AddFloat(uint32_t field, double v);
-  void AddInt(uint32_t field, int64_t v);
-  void AddUInt(uint32_t field, uint64_t v);
-  void AddBool(uint32_t field, bool v);
+  // Inline: the line-protocol parser calls these for every value it reads.
+  void BeginRow(uint32_t series, int64_t time, uint32_t line) {
+    rows_.push_back(Row{series, time, static_cast<uint32_t>(values_.size()), 0, line});
+  }
+  void AddFloat(uint32_t field, double v) { Push(field).f64 = v; }
+  void AddInt(uint32_t field, int64_t v) { Push(field).i64 = v; }
+  void AddUInt(uint32_t field, uint64_t v) { Push(field).u64 = v; }
+  void AddBool(uint32_t field, bool v) { Push(field).b = v; }
   void AddString(uint32_t field, std::string_view v);
   // Drops the last row (and its values); used when a line turns out to be bad halfway through.
   void DropLastRow();
+  // Reserves room for `rows` rows and `values` values (avoids regrowth while parsing).
+  void Reserve(size_t rows, size_t values) {
+    rows_.reserve(rows);
+    values_.reserve(values);
+  }
 
   size_t ApproximateBytes() const;
 
  private:
+  FieldValue& Push(uint32_t field) {
+    FieldValue& fv = values_.emplace_back();
+    fv.field = field;
+    rows_.back().value_count++;
+    return fv;
+  }
+
   std::string name_;
   std::vector<FieldDef> fields_;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> field_index_;

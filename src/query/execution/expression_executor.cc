@@ -408,7 +408,9 @@ void SelectRows(Chunk* chunk, const std::vector<uint32_t>& sel) {
   for (Vector& v : chunk->columns) {
     auto pick = [&](auto& vec) {
       if (vec.empty()) return;
-      for (size_t i = 0; i < sel.size(); ++i) vec[i] = std::move(vec[sel[i]]);
+      for (size_t i = 0; i < sel.size(); ++i) {
+        if (sel[i] != i) vec[i] = std::move(vec[sel[i]]);  // self-move would empty a string
+      }
       vec.resize(sel.size());
     };
     pick(v.i64);

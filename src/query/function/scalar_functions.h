@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "src/base/status.h"
+#include "src/base/result.h"
 #include "src/query/execution/value.h"
 #include "src/query/planner/bound_expression.h"
 

@@ -1,0 +1,246 @@
+#include "src/query/execution/basic_operators.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/query/execution/expression_executor.h"
+
+namespace gnomon::query {
+
+FilterOperator::FilterOperator(OperatorPtr child, BoundExprPtr predicate, std::string text)
+    : child_(std::move(child)), predicate_(std::move(predicate)), text_(std::move(text)) {
+  schema_ = child_->schema();
+}
+
+Status FilterOperator::NextImpl(Chunk* chunk, bool* done) {
+  std::vector<uint32_t> sel;
+  while (true) {
+    GNOMON_RETURN_IF_ERROR(child_->Next(chunk, done));
+    if (chunk->rows > 0) {
+      GNOMON_RETURN_IF_ERROR(EvaluateFilter(*predicate_, *chunk, &sel));
+      SelectRows(chunk, sel);
+    }
+    if (chunk->rows > 0 || *done) return Status::OK();
+  }
+}
+
+ProjectionOperator::ProjectionOperator(OperatorPtr child, std::vector<BoundExprPtr> exprs,
+                                       std::vector<std::string> names)
+    : child_(std::move(child)), exprs_(std::move(exprs)) {
+  for (size_t i = 0; i < exprs_.size(); ++i) schema_.push_back(ResultColumn{names[i], exprs_[i]->type});
+}
+
+std::string ProjectionOperator::Describe() const {
+  std::string d = "Project:";
+  for (const auto& c : schema_) d += " " + c.name;
+  return d;
+}
+
+Status ProjectionOperator::NextImpl(Chunk* chunk, bool* done) {
+  Chunk in;
+  GNOMON_RETURN_IF_ERROR(child_->Next(&in, done));
+  chunk->rows = in.rows;
+  chunk->columns.resize(exprs_.size());
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    GNOMON_RETURN_IF_ERROR(Evaluate(*exprs_[i], in, &chunk->columns[i]));
+    chunk->columns[i].type = exprs_[i]->type;
+  }
+  return Status::OK();
+}
+
+LimitOperator::LimitOperator(OperatorPtr child, int64_t limit, int64_t offset)
+    : child_(std::move(child)), limit_(limit), offset_(offset) {
+  schema_ = child_->schema();
+}
+
+std::string LimitOperator::Describe() const {
+  std::string d = "Limit";
+  if (limit_ >= 0) d += " " + std::to_string(limit_);
+  if (offset_ > 0) d += " offset " + std::to_string(offset_);
+  return d;
+}
+
+Status LimitOperator::NextImpl(Chunk* chunk, bool* done) {
+  while (true) {
+    if (limit_ >= 0 && emitted_ >= limit_) {
+      chunk->rows = 0;
+      chunk->columns.clear();
+      *done = true;
+      return Status::OK();
+    }
+    GNOMON_RETURN_IF_ERROR(child_->Next(chunk, done));
+    std::vector<uint32_t> sel;
+    for (uint32_t r = 0; r < chunk->rows; ++r) {
+      if (skipped_ < offset_) {
+        ++skipped_;
+        continue;
+      }
+      if (limit_ >= 0 && emitted_ >= limit_) break;
+      sel.push_back(r);
+      ++emitted_;
+    }
+    SelectRows(chunk, sel);
+    if (limit_ >= 0 && emitted_ >= limit_) *done = true;
+    if (chunk->rows > 0 || *done) return Status::OK();
+  }
+}
+
+namespace {
+
+int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKey>& keys) {
+  for (const SortKey& k : keys) {
+    const Vector& v = c.columns[k.column];
+    bool an = v.type == ValueType::kNull || v.IsNull(a);
+    bool bn = v.type == ValueType::kNull || v.IsNull(b);
+    if (an || bn) {
+      if (an && bn) continue;
+      // NULLs first or last regardless of direction, as asked.
+      return an == k.nulls_first ? -1 : 1;
+    }
+    int r = 0;
+    switch (v.type) {
+      case ValueType::kInt64:
+      case ValueType::kTimestamp: r = v.i64[a] < v.i64[b] ? -1 : (v.i64[a] > v.i64[b] ? 1 : 0); break;
+      case ValueType::kUInt64: r = v.u64[a] < v.u64[b] ? -1 : (v.u64[a] > v.u64[b] ? 1 : 0); break;
+      case ValueType::kBool: r = v.b[a] < v.b[b] ? -1 : (v.b[a] > v.b[b] ? 1 : 0); break;
+      case ValueType::kString: {
+        int x = v.str[a].compare(v.str[b]);
+        r = x < 0 ? -1 : (x > 0 ? 1 : 0);
+        break;
+      }
+      case ValueType::kFloat64: r = CompareValues(Value::Float(v.f64[a]), Value::Float(v.f64[b])); break;
+      default: break;
+    }
+    if (r != 0) return k.descending ? -r : r;
+  }
+  return 0;
+}
+
+}  // namespace
+
+SortOperator::SortOperator(OperatorPtr child, std::vector<SortKey> keys, int64_t top_n,
+                           ExecutionContext* ctx, std::string text)
+    : child_(std::move(child)), keys_(std::move(keys)), top_n_(top_n), ctx_(ctx),
+      text_(std::move(text)) {
+  schema_ = child_->schema();
+}
+
+std::string SortOperator::Describe() const {
+  std::string d = (top_n_ >= 0 ? "TopN " + std::to_string(top_n_) : std::string("Sort")) + ": " + text_;
+  return d;
+}
+
+Status SortOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (!sorted_) {
+    GNOMON_RETURN_IF_ERROR(DrainAll(child_.get(), &rows_, ctx_));
+    order_.resize(rows_.rows);
+    for (uint32_t i = 0; i < rows_.rows; ++i) order_[i] = i;
+    auto less = [&](uint32_t a, uint32_t b) {
+      int c = CompareRows(rows_, a, b, keys_);
+      return c != 0 ? c < 0 : a < b;  // stable
+    };
+    if (top_n_ >= 0 && static_cast<size_t>(top_n_) < order_.size()) {
+      std::partial_sort(order_.begin(), order_.begin() + top_n_, order_.end(), less);
+      order_.resize(top_n_);
+    } else {
+      std::sort(order_.begin(), order_.end(), less);
+    }
+    sorted_ = true;
+  }
+  chunk->rows = 0;
+  chunk->columns.assign(schema_.size(), Vector{});
+  for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], rows_.columns[c].type);
+  size_t end = std::min(order_.size(), emitted_ + kChunkRows);
+  for (; emitted_ < end; ++emitted_) {
+    for (size_t c = 0; c < schema_.size(); ++c) AppendFrom(&chunk->columns[c], rows_.columns[c], order_[emitted_]);
+    ++chunk->rows;
+  }
+  *done = emitted_ >= order_.size();
+  return Status::OK();
+}
+
+void AppendRowKey(const Chunk& chunk, size_t row, size_t n, std::string* key) {
+  std::vector<int> columns(n);
+  for (size_t c = 0; c < n; ++c) columns[c] = static_cast<int>(c);
+  AppendRowKeyOf(chunk, row, columns, key);
+}
+
+void AppendRowKeyOf(const Chunk& chunk, size_t row, const std::vector<int>& columns, std::string* key) {
+  for (int c : columns) {
+    const Vector& v = chunk.columns[c];
+    if (v.type == ValueType::kNull || v.IsNull(row)) {
+      key->push_back('\0');
+      continue;
+    }
+    key->push_back('\1');
+    switch (v.type) {
+      case ValueType::kInt64:
+      case ValueType::kTimestamp: key->append(reinterpret_cast<const char*>(&v.i64[row]), 8); break;
+      case ValueType::kUInt64: key->append(reinterpret_cast<const char*>(&v.u64[row]), 8); break;
+      case ValueType::kFloat64: {
+        double d = v.f64[row] == 0 ? 0.0 : v.f64[row];  // -0.0 groups with 0.0
+        key->append(reinterpret_cast<const char*>(&d), 8);
+        break;
+      }
+      case ValueType::kBool: key->push_back(static_cast<char>(v.b[row])); break;
+      case ValueType::kString: {
+        uint32_t len = static_cast<uint32_t>(v.str[row].size());
+        key->append(reinterpret_cast<const char*>(&len), 4);
+        key->append(v.str[row]);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+DistinctOperator::DistinctOperator(OperatorPtr child, std::vector<int> key_columns, bool on)
+    : child_(std::move(child)), key_columns_(std::move(key_columns)), on_(on) {
+  schema_ = child_->schema();
+}
+
+Status DistinctOperator::NextImpl(Chunk* chunk, bool* done) {
+  while (true) {
+    GNOMON_RETURN_IF_ERROR(child_->Next(chunk, done));
+    std::vector<uint32_t> sel;
+    std::string key;
+    for (uint32_t r = 0; r < chunk->rows; ++r) {
+      key.clear();
+      AppendRowKeyOf(*chunk, r, key_columns_, &key);
+      if (seen_.insert(key).second) sel.push_back(r);
+    }
+    SelectRows(chunk, sel);
+    if (chunk->rows > 0 || *done) return Status::OK();
+  }
+}
+
+ChunkSourceOperator::ChunkSourceOperator(std::vector<ResultColumn> schema, Chunk chunk,
+                                         std::string description)
+    : chunk_(std::move(chunk)), description_(std::move(description)) {
+  schema_ = std::move(schema);
+}
+
+Status ChunkSourceOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (emitted_) {
+    chunk->rows = 0;
+    chunk->columns.clear();
+  } else {
+    *chunk = std::move(chunk_);
+    emitted_ = true;
+  }
+  *done = true;
+  return Status::OK();
+}
+
+TrimColumnsOperator::TrimColumnsOperator(OperatorPtr child, size_t keep)
+    : child_(std::move(child)), keep_(keep) {
+  schema_.assign(child_->schema().begin(), child_->schema().begin() + keep);
+}
+
+Status TrimColumnsOperator::NextImpl(Chunk* chunk, bool* done) {
+  GNOMON_RETURN_IF_ERROR(child_->Next(chunk, done));
+  if (chunk->columns.size() > keep_) chunk->columns.resize(keep_);
+  return Status::OK();
+}
+
+}  // namespace gnomon::query

@@ -1,0 +1,319 @@
+#include "src/query/execution/bucket_aggregate_operator.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+#include "src/query/execution/hash_aggregate_operator.h"
+
+namespace gnomon::query {
+
+namespace {
+
+struct GroupKeyHash {
+  size_t operator()(const std::pair<uint32_t, int64_t>& k) const {
+    uint64_t h = static_cast<uint64_t>(k.second) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(h ^ (static_cast<uint64_t>(k.first) * 0xC2B2AE3D27D4EB4Full));
+  }
+};
+
+// Folds rows [begin, end) of one column into a running aggregate without building Values.
+void UpdateRun(AggState* st, const AggregateSpec& spec, const storage::ColumnVector* col,
+               size_t begin, size_t end) {
+  if (spec.kind == AggKind::kCountStar) {
+    st->count += static_cast<int64_t>(end - begin);
+    return;
+  }
+  if (col == nullptr || col->type == ValueType::kNull) return;
+  for (size_t r = begin; r < end; ++r) {
+    if (!col->IsValid(r)) continue;
+    switch (spec.kind) {
+      case AggKind::kCount: ++st->count; break;
+      case AggKind::kSum:
+      case AggKind::kAvg:
+        ++st->count;
+        switch (col->type) {
+          case ValueType::kInt64:
+            if (__builtin_add_overflow(st->isum, col->i64[r], &st->isum)) st->int_overflow = true;
+            st->sum += static_cast<double>(col->i64[r]);
+            break;
+          case ValueType::kFloat64: st->sum += col->f64[r]; break;
+          case ValueType::kUInt64: st->sum += static_cast<double>(col->u64[r]); break;
+          case ValueType::kBool:
+            st->isum += col->b[r];
+            st->sum += col->b[r];
+            break;
+          default: break;
+        }
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax: {
+        const bool is_min = spec.kind == AggKind::kMin;
+        switch (col->type) {
+          case ValueType::kInt64: {
+            int64_t v = col->i64[r];
+            if (!st->has) { st->best = Value::Int(v); st->has = true; }
+            else if (is_min ? v < st->best.i : v > st->best.i) st->best.i = v;
+            break;
+          }
+          case ValueType::kFloat64: {
+            double v = col->f64[r];
+            if (v != v) break;  // NaN is skipped
+            if (!st->has) { st->best = Value::Float(v); st->has = true; }
+            else if (is_min ? v < st->best.f : v > st->best.f) st->best.f = v;
+            break;
+          }
+          case ValueType::kUInt64: {
+            uint64_t v = col->u64[r];
+            if (!st->has) { st->best = Value::UInt(v); st->has = true; }
+            else if (is_min ? v < st->best.u : v > st->best.u) st->best.u = v;
+            break;
+          }
+          case ValueType::kBool: {
+            bool v = col->b[r] != 0;
+            if (!st->has) { st->best = Value::Bool(v); st->has = true; }
+            else if (is_min ? v < st->best.b : v > st->best.b) st->best.b = v;
+            break;
+          }
+          default: break;
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+}  // namespace
+
+struct BucketAggregateOperator::Partial {
+  std::unordered_map<std::pair<uint32_t, int64_t>, uint32_t, GroupKeyHash> index;
+  std::vector<std::pair<uint32_t, int64_t>> keys;
+  std::vector<std::vector<AggState>> states;
+
+  std::vector<AggState>& Get(uint32_t tag_group, int64_t bucket, size_t naggs) {
+    auto [it, inserted] = index.emplace(std::make_pair(tag_group, bucket), static_cast<uint32_t>(keys.size()));
+    if (inserted) {
+      keys.emplace_back(tag_group, bucket);
+      states.emplace_back(naggs);
+    }
+    return states[it->second];
+  }
+};
+
+class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
+ public:
+  Consumer(const BucketAggregateOperator& op, const std::vector<uint32_t>& series_group,
+           const std::vector<int>& agg_column, Partial* partial)
+      : op_(op), series_group_(series_group), agg_column_(agg_column), partial_(partial) {}
+
+  void SetSeriesIndex(size_t i) { series_index_ = i; }
+
+  int64_t BucketOf(int64_t t) const { return bucket_key_ ? bucket_key_->bucket.Apply(t) : 0; }
+
+  bool OnBatch(const storage::ColumnBatch& batch) override {
+    const uint32_t tg = series_group_[series_index_];
+    const size_t naggs = op_.specs_.size();
+    size_t r = 0;
+    while (r < batch.rows) {
+      const int64_t b = BucketOf(batch.times[r]);
+      size_t end = r + 1;
+      // Rows come in time order: extend the run while the bucket stays the same.
+      if (bucket_key_) {
+        while (end < batch.rows && BucketOf(batch.times[end]) == b) ++end;
+      } else {
+        end = batch.rows;
+      }
+      std::vector<AggState>& states = partial_->Get(tg, b, naggs);
+      for (size_t a = 0; a < naggs; ++a) {
+        const storage::ColumnVector* col =
+            agg_column_[a] >= 0 ? &batch.columns[agg_column_[a]] : nullptr;
+        UpdateRun(&states[a], op_.specs_[a], col, r, end);
+      }
+      r = end;
+    }
+    return true;
+  }
+
+  bool OnBlockStats(const storage::BlockStatsView& stats) override {
+    const int64_t b = BucketOf(stats.min_time);
+    if (bucket_key_ && BucketOf(stats.max_time) != b) return false;
+    const uint32_t tg = series_group_[series_index_];
+    std::vector<AggState>& states = partial_->Get(tg, b, op_.specs_.size());
+    for (size_t a = 0; a < op_.specs_.size(); ++a) {
+      storage::ColumnStats none;
+      const storage::ColumnStats& s = agg_column_[a] >= 0 ? stats.columns[agg_column_[a]] : none;
+      states[a].MergeStats(op_.specs_[a], s, stats.rows);
+    }
+    return true;
+  }
+
+  const BucketGroupKey* bucket_key_ = nullptr;
+
+ private:
+  const BucketAggregateOperator& op_;
+  const std::vector<uint32_t>& series_group_;
+  const std::vector<int>& agg_column_;
+  Partial* partial_;
+  size_t series_index_ = 0;
+};
+
+BucketAggregateOperator::BucketAggregateOperator(
+    std::shared_ptr<storage::TableReader> reader, std::string table,
+    std::vector<storage::SeriesId> series, int64_t min_time, int64_t max_time,
+    std::vector<BucketGroupKey> keys, std::vector<BucketAggregate> aggregates,
+    ExecutionContext* ctx, int threads)
+    : reader_(std::move(reader)), table_(std::move(table)), series_(std::move(series)),
+      min_time_(min_time), max_time_(max_time), keys_(std::move(keys)),
+      aggs_(std::move(aggregates)), ctx_(ctx), threads_(std::max(1, threads)) {
+  for (const BucketGroupKey& k : keys_) {
+    schema_.push_back(ResultColumn{
+        k.name, k.kind == BucketGroupKey::Kind::kBucket ? ValueType::kTimestamp : ValueType::kString});
+  }
+  for (BucketAggregate& a : aggs_) {
+    schema_.push_back(ResultColumn{a.spec.text, a.spec.result_type});
+    specs_.push_back(std::move(a.spec));
+  }
+}
+
+std::string BucketAggregateOperator::Describe() const {
+  std::string d = "BucketAggregate " + table_ + ": " + std::to_string(series_.size()) +
+                  " series, block statistics where a block fits one bucket; keys";
+  for (const BucketGroupKey& k : keys_) d += " " + k.name;
+  d += "; aggregates";
+  for (const AggregateSpec& s : specs_) d += " " + s.text;
+  return d;
+}
+
+Status BucketAggregateOperator::Run() {
+  // Tag groups: series with the same values of the grouped tags share one.
+  std::vector<uint32_t> series_group(series_.size());
+  std::vector<std::vector<Value>> group_tags;
+  {
+    std::map<std::vector<std::string>, uint32_t> ids;
+    std::vector<std::string> tuple;
+    for (size_t i = 0; i < series_.size(); ++i) {
+      tuple.clear();
+      for (const BucketGroupKey& k : keys_) {
+        if (k.kind == BucketGroupKey::Kind::kTag) {
+          std::string_view v = reader_->SeriesTag(series_[i], k.tag);
+          // "\0" marks a missing tag (NULL), distinct from any real value.
+          tuple.push_back(v.empty() ? std::string(1, '\0') : std::string(v));
+        }
+      }
+      auto [it, inserted] = ids.emplace(tuple, static_cast<uint32_t>(group_tags.size()));
+      if (inserted) {
+        std::vector<Value> vals;
+        for (const std::string& s : tuple) {
+          vals.push_back(s.size() == 1 && s[0] == '\0' ? Value::Null() : Value::String(s));
+        }
+        group_tags.push_back(std::move(vals));
+      }
+      series_group[i] = it->second;
+    }
+  }
+  // Field columns to read, and each aggregate's position among them.
+  storage::ScanSpec spec;
+  spec.min_time = min_time_;
+  spec.max_time = max_time_;
+  spec.offer_stats = true;
+  std::vector<int> agg_column(aggs_.size(), -1);
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].field.empty()) continue;
+    auto it = std::find(spec.columns.begin(), spec.columns.end(), aggs_[a].field);
+    if (it == spec.columns.end()) {
+      spec.columns.push_back(aggs_[a].field);
+      it = spec.columns.end() - 1;
+    }
+    agg_column[a] = static_cast<int>(it - spec.columns.begin());
+  }
+  const BucketGroupKey* bucket_key = nullptr;
+  for (const BucketGroupKey& k : keys_) {
+    if (k.kind == BucketGroupKey::Kind::kBucket) bucket_key = &k;
+  }
+
+  const int nthreads = series_.size() >= 64 ? threads_ : 1;
+  std::vector<Partial> partials(nthreads);
+  std::vector<Status> statuses(nthreads);
+  std::vector<storage::ScanMetrics> metrics(nthreads);
+  auto work = [&](int t) {
+    const size_t begin = series_.size() * t / nthreads;
+    const size_t end = series_.size() * (t + 1) / nthreads;
+    Consumer consumer(*this, series_group, agg_column, &partials[t]);
+    consumer.bucket_key_ = bucket_key;
+    storage::ScanSpec one = spec;
+    for (size_t i = begin; i < end; ++i) {
+      if ((i & 63) == 0) {
+        Status s = ctx_->Check();
+        if (!s.ok()) {
+          statuses[t] = s;
+          return;
+        }
+      }
+      one.series.assign(1, series_[i]);
+      consumer.SetSeriesIndex(i);
+      Status s = reader_->Scan(one, &consumer, &metrics[t]);
+      if (!s.ok()) {
+        statuses[t] = s;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < nthreads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& th : pool) th.join();
+  for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
+  for (const auto& m : metrics) {
+    ctx_->stats.series_scanned += m.series_scanned;
+    ctx_->stats.blocks_decoded += m.blocks_decoded;
+    ctx_->stats.blocks_from_stats += m.blocks_from_stats;
+    ctx_->stats.blocks_pruned += m.blocks_pruned;
+    ctx_->stats.rows_scanned += m.rows_produced;
+  }
+  Partial& total = partials[0];
+  for (int t = 1; t < nthreads; ++t) {
+    for (size_t g = 0; g < partials[t].keys.size(); ++g) {
+      auto [tg, b] = partials[t].keys[g];
+      std::vector<AggState>& dst = total.Get(tg, b, specs_.size());
+      for (size_t a = 0; a < specs_.size(); ++a) dst[a].Merge(specs_[a], partials[t].states[g][a]);
+    }
+  }
+  // Deterministic output: by tag group (first-seen order of ascending series), then bucket.
+  std::vector<uint32_t> order(total.keys.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return total.keys[x] < total.keys[y]; });
+  out_keys_.reserve(order.size());
+  for (uint32_t g : order) {
+    auto [tg, b] = total.keys[g];
+    std::vector<Value> kv;
+    size_t tag_i = 0;
+    for (const BucketGroupKey& k : keys_) {
+      if (k.kind == BucketGroupKey::Kind::kBucket) kv.push_back(Value::Timestamp(b));
+      else kv.push_back(group_tags[tg][tag_i++]);
+    }
+    out_keys_.push_back(std::move(kv));
+    out_states_.push_back(std::move(total.states[g]));
+  }
+  // Without GROUP BY an aggregate over no rows still yields one row.
+  if (keys_.empty() && out_keys_.empty()) {
+    out_keys_.emplace_back();
+    out_states_.emplace_back(specs_.size());
+  }
+  return Status::OK();
+}
+
+Status BucketAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (!done_run_) {
+    GNOMON_RETURN_IF_ERROR(Run());
+    done_run_ = true;
+  }
+  size_t end = std::min(out_keys_.size(), emitted_ + kChunkRows);
+  GNOMON_RETURN_IF_ERROR(EmitGroups(schema_, specs_, out_keys_, out_states_, {}, emitted_, end, chunk));
+  emitted_ = end;
+  *done = emitted_ >= out_keys_.size();
+  return Status::OK();
+}
+
+}  // namespace gnomon::query

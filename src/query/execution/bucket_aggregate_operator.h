@@ -1,0 +1,68 @@
+// BucketAggregateOperator: the fast path for the time-series aggregate shape
+//   SELECT bucket(time), tags..., agg(field)... FROM t WHERE <time range> AND <tag predicates>
+//   GROUP BY bucket(time), tags...
+// It reads storage directly: per series it knows the tag group once, runs over rows in time order
+// grouping consecutive rows of one bucket, and takes a stored block's statistics instead of its
+// rows when the block lies inside one bucket. Series are split across threads, partial states
+// merged. Output columns are those HashAggregateOperator would produce for the same query.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/operator.h"
+#include "src/query/function/scalar_functions.h"
+#include "src/storage/scan.h"
+
+namespace gnomon::query {
+
+struct BucketGroupKey {
+  enum class Kind : uint8_t { kBucket, kTag } kind;
+  TimeBucketFn bucket;  // kBucket
+  std::string tag;      // kTag
+  std::string name;     // output column name
+};
+
+struct BucketAggregate {
+  AggregateSpec spec;  // kind in count*/count/sum/min/max/avg
+  std::string field;   // field column (empty for count(*))
+};
+
+class BucketAggregateOperator final : public Operator {
+ public:
+  BucketAggregateOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
+                          std::vector<storage::SeriesId> series, int64_t min_time,
+                          int64_t max_time, std::vector<BucketGroupKey> keys,
+                          std::vector<BucketAggregate> aggregates, ExecutionContext* ctx,
+                          int threads);
+  std::string Describe() const override;
+
+  // Whether an aggregate kind can run here (needs only running count/sum/min/max).
+  static bool Supports(AggKind kind) { return AnsweredByStats(kind); }
+
+ protected:
+  Status NextImpl(Chunk* chunk, bool* done) override;
+
+ private:
+  struct Partial;
+  class Consumer;
+  Status Run();
+
+  std::shared_ptr<storage::TableReader> reader_;
+  std::string table_;
+  std::vector<storage::SeriesId> series_;
+  int64_t min_time_, max_time_;
+  std::vector<BucketGroupKey> keys_;
+  std::vector<BucketAggregate> aggs_;
+  std::vector<AggregateSpec> specs_;
+  ExecutionContext* ctx_;
+  int threads_;
+  bool done_run_ = false;
+  std::vector<std::vector<Value>> out_keys_;
+  std::vector<std::vector<AggState>> out_states_;
+  size_t emitted_ = 0;
+};
+
+}  // namespace gnomon::query

@@ -1,0 +1,75 @@
+#include "src/query/execution/operator.h"
+
+#include <cstdio>
+
+namespace gnomon::query {
+
+Status Operator::Next(Chunk* chunk, bool* done) {
+  auto start = std::chrono::steady_clock::now();
+  Status s = NextImpl(chunk, done);
+  elapsed_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  if (s.ok()) rows_out_ += chunk->rows;
+  return s;
+}
+
+namespace {
+void Render(const Operator& op, bool analyze, int depth, std::string* out) {
+  out->append(static_cast<size_t>(depth) * 2, ' ');
+  out->append(depth == 0 ? "" : "-> ");
+  out->append(op.Describe());
+  if (analyze) {
+    char buf[96];
+    // Times include the children's (operators pull from them).
+    std::snprintf(buf, sizeof(buf), "  (rows=%llu time=%.3f ms)",
+                  static_cast<unsigned long long>(op.rows_out()), op.elapsed_ns() / 1e6);
+    out->append(buf);
+  }
+  out->push_back('\n');
+  for (const Operator* c : op.children()) Render(*c, analyze, depth + 1, out);
+}
+}  // namespace
+
+std::string ExplainTree(const Operator& root, bool analyze) {
+  std::string out;
+  Render(root, analyze, 0, &out);
+  return out;
+}
+
+void AppendChunk(Chunk* dst, const Chunk& src) {
+  if (dst->columns.size() < src.columns.size()) {
+    dst->columns.resize(src.columns.size());
+    for (size_t c = 0; c < src.columns.size(); ++c) {
+      if (dst->rows == 0) InitVector(&dst->columns[c], src.columns[c].type);
+    }
+  }
+  for (size_t c = 0; c < src.columns.size(); ++c) {
+    Vector& d = dst->columns[c];
+    const Vector& s = src.columns[c];
+    if (d.type == ValueType::kNull && s.type != ValueType::kNull && dst->rows == 0) d.type = s.type;
+    for (size_t r = 0; r < src.rows; ++r) AppendFrom(&d, s, r);
+  }
+  dst->rows += src.rows;
+}
+
+Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx) {
+  out->rows = 0;
+  out->columns.clear();
+  out->columns.resize(op->schema().size());
+  for (size_t c = 0; c < op->schema().size(); ++c) InitVector(&out->columns[c], op->schema()[c].type);
+  while (true) {
+    GNOMON_RETURN_IF_ERROR(ctx->Check());
+    Chunk chunk;
+    bool done = false;
+    GNOMON_RETURN_IF_ERROR(op->Next(&chunk, &done));
+    if (chunk.rows > 0) {
+      GNOMON_RETURN_IF_ERROR(ctx->Reserve(chunk.rows * chunk.columns.size() * 16));
+      AppendChunk(out, chunk);
+    }
+    if (done) break;
+  }
+  return Status::OK();
+}
+
+}  // namespace gnomon::query

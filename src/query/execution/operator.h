@@ -1,0 +1,74 @@
+// Physical operators: pull-based, each producing chunks of its output columns.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/base/status.h"
+#include "src/query/execution/value.h"
+#include "src/query/result.h"
+
+namespace gnomon::query {
+
+constexpr size_t kChunkRows = 2048;
+
+// Shared by every operator of one query: limits, and the counters EXPLAIN ANALYZE prints.
+struct ExecutionContext {
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  size_t memory_limit = SIZE_MAX;
+  size_t memory_used = 0;
+  QueryStats stats;
+
+  // Timeout when the deadline passed.
+  Status Check() const {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::Timeout("query exceeded its time limit and was cancelled");
+    }
+    return Status::OK();
+  }
+  // Accounts `bytes` of working memory; ResourceExhausted past the limit.
+  Status Reserve(size_t bytes) {
+    memory_used += bytes;
+    if (memory_used > memory_limit) {
+      return Status::ResourceExhausted("query exceeded its memory limit of " +
+                                       std::to_string(memory_limit) + " bytes");
+    }
+    return Status::OK();
+  }
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  const std::vector<ResultColumn>& schema() const { return schema_; }
+  // Next chunk of output; sets *done (with an empty chunk) at the end.
+  Status Next(Chunk* chunk, bool* done);
+  // One line for EXPLAIN: the operator and what it does ("Filter: usage_user > 90").
+  virtual std::string Describe() const = 0;
+  virtual std::vector<const Operator*> children() const { return {}; }
+  uint64_t rows_out() const { return rows_out_; }
+  int64_t elapsed_ns() const { return elapsed_ns_; }
+
+ protected:
+  virtual Status NextImpl(Chunk* chunk, bool* done) = 0;
+  std::vector<ResultColumn> schema_;
+
+ private:
+  uint64_t rows_out_ = 0;
+  int64_t elapsed_ns_ = 0;
+};
+
+using OperatorPtr = std::unique_ptr<Operator>;
+
+// Renders the operator tree, one operator per line, children indented; with `analyze`, rows and
+// time per operator.
+std::string ExplainTree(const Operator& root, bool analyze);
+
+// Drains an operator into one chunk (for subqueries and tests).
+Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx);
+// Appends every row of src to dst (same column types).
+void AppendChunk(Chunk* dst, const Chunk& src);
+
+}  // namespace gnomon::query

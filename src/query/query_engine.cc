@@ -1,0 +1,228 @@
+#include "src/query/query_engine.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "src/base/time_util.h"
+#include "src/query/execution/operator.h"
+#include "src/query/parser/parser.h"
+#include "src/query/planner/planner.h"
+#include "src/query/planner/where_analysis.h"
+
+namespace gnomon::query {
+namespace {
+
+Chunk StringColumns(const std::vector<std::vector<std::string>>& rows, size_t ncols) {
+  Chunk c;
+  c.columns.resize(ncols);
+  for (auto& v : c.columns) InitVector(&v, ValueType::kString);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < ncols; ++i) c.columns[i].str.push_back(row[i]);
+  }
+  c.rows = rows.size();
+  return c;
+}
+
+Status Emit(ResultSink* sink, const std::vector<ResultColumn>& cols, const Chunk& chunk,
+            const QueryStats& stats) {
+  GNOMON_RETURN_IF_ERROR(sink->Begin(cols));
+  if (chunk.rows > 0) GNOMON_RETURN_IF_ERROR(sink->Chunk(chunk));
+  return sink->End(stats);
+}
+
+std::string SemanticType(storage::ColumnInfo::Kind k) {
+  switch (k) {
+    case storage::ColumnInfo::Kind::kTime: return "TIMESTAMP";
+    case storage::ColumnInfo::Kind::kTag: return "TAG";
+    case storage::ColumnInfo::Kind::kField: return "FIELD";
+  }
+  return "";
+}
+
+class QueryEngineImpl final : public QueryEngine {
+ public:
+  QueryEngineImpl(storage::Engine* storage, const QueryEngineOptions& options)
+      : storage_(storage), options_(options) {
+    if (options_.worker_threads <= 0) {
+      options_.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    }
+  }
+
+  Status Execute(std::string_view sql, const QueryOptions& options, ResultSink* sink) override {
+    auto start = std::chrono::steady_clock::now();
+    GNOMON_ASSIGN_OR_RETURN(auto statement, ParseSql(sql));
+    ExecutionContext ctx;
+    int64_t timeout = options.timeout_ms >= 0 ? options.timeout_ms : options_.default_timeout_ms;
+    if (timeout > 0) ctx.deadline = start + std::chrono::milliseconds(timeout);
+    ctx.memory_limit = options.memory_limit_bytes >= 0 ? static_cast<size_t>(options.memory_limit_bytes)
+                                                       : options_.default_memory_limit_bytes;
+    PlannerOptions popts;
+    popts.database = options.database;
+    popts.now_ns = options.now_ns != 0 ? options.now_ns : NowNanos();
+    popts.threads = options_.worker_threads;
+    Status s = Run(*statement, popts, &ctx, sink, start);
+    return s;
+  }
+
+ private:
+  Status Run(const Statement& st, const PlannerOptions& popts, ExecutionContext* ctx, ResultSink* sink,
+             std::chrono::steady_clock::time_point start) {
+    switch (st.type) {
+      case StatementType::kSelect: {
+        if (!storage_->DatabaseExists(popts.database) &&
+            st.As<SelectStatement>().node->from != nullptr) {
+          return Status::NotFound("database " + popts.database + " not found");
+        }
+        Planner planner(storage_, popts, ctx);
+        GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*st.As<SelectStatement>().node, st));
+        GNOMON_RETURN_IF_ERROR(sink->Begin(root->schema()));
+        while (true) {
+          GNOMON_RETURN_IF_ERROR(ctx->Check());
+          Chunk chunk;
+          bool done = false;
+          GNOMON_RETURN_IF_ERROR(root->Next(&chunk, &done));
+          if (chunk.rows > 0) {
+            ctx->stats.rows_returned += chunk.rows;
+            GNOMON_RETURN_IF_ERROR(sink->Chunk(chunk));
+          }
+          if (done) break;
+        }
+        ctx->stats.elapsed_ns = Elapsed(start);
+        return sink->End(ctx->stats);
+      }
+      case StatementType::kExplain: {
+        const auto& ex = st.As<ExplainStatement>();
+        if (ex.statement->type != StatementType::kSelect) {
+          return Status::InvalidArgument("EXPLAIN supports SELECT statements");
+        }
+        if (!storage_->DatabaseExists(popts.database)) {
+          return Status::NotFound("database " + popts.database + " not found");
+        }
+        Planner planner(storage_, popts, ctx);
+        GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*ex.statement->As<SelectStatement>().node, *ex.statement));
+        if (ex.analyze) {
+          while (true) {
+            GNOMON_RETURN_IF_ERROR(ctx->Check());
+            Chunk chunk;
+            bool done = false;
+            GNOMON_RETURN_IF_ERROR(root->Next(&chunk, &done));
+            ctx->stats.rows_returned += chunk.rows;
+            if (done) break;
+          }
+        }
+        std::vector<std::vector<std::string>> rows;
+        std::string tree = ExplainTree(*root, ex.analyze);
+        size_t pos = 0;
+        while (pos < tree.size()) {
+          size_t nl = tree.find('\n', pos);
+          rows.push_back({tree.substr(pos, nl - pos)});
+          pos = nl + 1;
+        }
+        if (ex.analyze) {
+          const QueryStats& s = ctx->stats;
+          rows.push_back({"series scanned: " + std::to_string(s.series_scanned) +
+                          ", blocks decoded: " + std::to_string(s.blocks_decoded) +
+                          ", blocks answered from statistics: " + std::to_string(s.blocks_from_stats) +
+                          ", blocks pruned: " + std::to_string(s.blocks_pruned) +
+                          ", rows scanned: " + std::to_string(s.rows_scanned) +
+                          ", rows produced: " + std::to_string(s.rows_returned)});
+          char buf[64];
+          std::snprintf(buf, sizeof(buf), "execution time: %.3f ms", Elapsed(start) / 1e6);
+          rows.push_back({buf});
+        }
+        ctx->stats.elapsed_ns = Elapsed(start);
+        return Emit(sink, {{"plan", ValueType::kString}}, StringColumns(rows, 1), ctx->stats);
+      }
+      case StatementType::kShow: return Show(st.As<ShowStatement>(), popts, sink);
+      case StatementType::kCreateDatabase: {
+        const auto& c = st.As<CreateDatabaseStatement>();
+        if (storage_->DatabaseExists(c.name)) {
+          if (!c.if_not_exists) return Status::AlreadyExists("database " + c.name + " already exists");
+        } else {
+          GNOMON_RETURN_IF_ERROR(storage_->CreateDatabase(c.name, {}));
+        }
+        return Emit(sink, {}, Chunk{}, ctx->stats);
+      }
+      case StatementType::kDrop: {
+        const auto& d = st.As<DropStatement>();
+        Status s;
+        if (d.kind == DropKind::kDatabase) {
+          s = storage_->DropDatabase(d.name);
+        } else {
+          s = storage_->DropTable(d.schema_name.empty() ? popts.database : d.schema_name, d.name);
+        }
+        if (!s.ok() && !(s.IsNotFound() && d.if_exists)) return s;
+        return Emit(sink, {}, Chunk{}, ctx->stats);
+      }
+      case StatementType::kDelete: return Delete(st.As<DeleteStatement>(), popts, ctx, sink);
+    }
+    return Status::Internal("unknown statement");
+  }
+
+  Status Show(const ShowStatement& s, const PlannerOptions& popts, ResultSink* sink) {
+    std::vector<std::vector<std::string>> rows;
+    QueryStats stats;
+    switch (s.kind) {
+      case ShowKind::kDatabases:
+        for (const std::string& db : storage_->ListDatabases()) rows.push_back({db});
+        return Emit(sink, {{"name", ValueType::kString}}, StringColumns(rows, 1), stats);
+      case ShowKind::kTables: {
+        const std::string db = s.schema_name.empty() ? popts.database : s.schema_name;
+        GNOMON_ASSIGN_OR_RETURN(auto tables, storage_->ListTables(db));
+        for (const std::string& t : tables) rows.push_back({t});
+        return Emit(sink, {{"name", ValueType::kString}}, StringColumns(rows, 1), stats);
+      }
+      case ShowKind::kColumns: {
+        const std::string db = s.schema_name.empty() ? popts.database : s.schema_name;
+        GNOMON_ASSIGN_OR_RETURN(auto info, storage_->DescribeTable(db, s.table_name));
+        for (const auto& c : info.columns) {
+          rows.push_back({c.name, std::string(ValueTypeName(c.type)), SemanticType(c.kind)});
+        }
+        return Emit(sink,
+                    {{"column_name", ValueType::kString}, {"data_type", ValueType::kString},
+                     {"semantic_type", ValueType::kString}},
+                    StringColumns(rows, 3), stats);
+      }
+    }
+    return Status::Internal("unknown SHOW");
+  }
+
+  Status Delete(const DeleteStatement& d, const PlannerOptions& popts, ExecutionContext* ctx,
+                ResultSink* sink) {
+    const std::string db = d.schema_name.empty() ? popts.database : d.schema_name;
+    GNOMON_ASSIGN_OR_RETURN(auto reader, storage_->OpenTable(db, d.table_name));
+    std::vector<std::string> tags;
+    for (const auto& c : reader->Info().columns) {
+      if (c.kind == storage::ColumnInfo::Kind::kTag) tags.push_back(c.name);
+    }
+    GNOMON_ASSIGN_OR_RETURN(auto push, AnalyzeWhere(d.where.get(), *reader, tags, popts.now_ns));
+    if (!push.residual.empty()) {
+      return Status::InvalidArgument(
+          "DELETE supports only time ranges and tag equality / IN predicates; cannot use: " +
+          push.residual[0]->ToString());
+    }
+    std::optional<std::vector<storage::SeriesId>> series;
+    if (push.series) series = *push.series;
+    if (!series || !series->empty()) {
+      GNOMON_RETURN_IF_ERROR(storage_->DeleteRows(db, d.table_name, series, push.min_time, push.max_time));
+    }
+    return Emit(sink, {}, Chunk{}, ctx->stats);
+  }
+
+  static int64_t Elapsed(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+        .count();
+  }
+
+  storage::Engine* storage_;
+  QueryEngineOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<QueryEngine> QueryEngine::Create(storage::Engine* storage,
+                                                 const QueryEngineOptions& options) {
+  return std::make_unique<QueryEngineImpl>(storage, options);
+}
+
+}  // namespace gnomon::query

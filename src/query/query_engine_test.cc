@@ -1,0 +1,213 @@
+#include "src/query/query_engine.h"
+
+#include <gtest/gtest.h>
+
+#include "src/query/query_test_util.h"
+#include "src/storage/storage_test_util.h"
+
+namespace gnomon::query {
+namespace {
+
+using storage::testing::AddRow;
+using storage::testing::TempDir;
+using testing::TextSink;
+using Rows = std::vector<std::vector<std::string>>;
+
+constexpr int64_t kT0 = 1686441600000000000LL;  // 2023-06-11T00:00:00Z
+constexpr int64_t kSec = 1000000000LL;
+
+class QueryEngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    storage::EngineOptions options;
+    options.data_dir = dir_.path();
+    options.background_work = false;
+    auto e = storage::Engine::Open(options);
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    engine_ = std::move(e).value();
+    query_ = QueryEngine::Create(engine_.get(), {});
+    // 3 hosts x 120 rows every 10 s (20 minutes); u = host * 100 + minute, v = i.
+    storage::WriteBatch batch("db");
+    for (int i = 0; i < 120; ++i) {
+      for (int h = 0; h < 3; ++h) {
+        storage::TagSet tags{{"hostname", "host_" + std::to_string(h)},
+                             {"region", h == 2 ? "us" : "eu"}};
+        AddRow(&batch, "cpu", {tags, kT0 + i * 10 * kSec, {{"u", h * 100 + i / 6}, {"v", i}}});
+      }
+    }
+    ASSERT_TRUE(engine_->Write(batch, {}).ok());
+  }
+
+  Rows Query(const std::string& sql, std::vector<ResultColumn>* columns = nullptr) {
+    TextSink sink;
+    QueryOptions opts;
+    opts.database = "db";
+    Status s = query_->Execute(sql, opts, &sink);
+    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+    if (columns) *columns = sink.columns;
+    return sink.rows;
+  }
+
+  Status QueryStatus(const std::string& sql) {
+    TextSink sink;
+    QueryOptions opts;
+    opts.database = "db";
+    return query_->Execute(sql, opts, &sink);
+  }
+
+  void Flush() { ASSERT_TRUE(engine_->Flush().ok()); }
+
+  TempDir dir_;
+  std::unique_ptr<storage::Engine> engine_;
+  std::unique_ptr<QueryEngine> query_;
+};
+
+TEST_F(QueryEngineTest, SelectStarWithTagFilterAndLimit) {
+  std::vector<ResultColumn> cols;
+  Rows rows = Query("SELECT * FROM cpu WHERE hostname = 'host_1' ORDER BY time LIMIT 2", &cols);
+  ASSERT_EQ(cols.size(), 5u);
+  EXPECT_EQ(cols[0].name, "time");
+  EXPECT_EQ(cols[1].name, "hostname");
+  EXPECT_EQ(cols[3].name, "u");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"2023-06-11T00:00:00Z", "host_1", "eu", "100", "0"}));
+  EXPECT_EQ(rows[1][0], "2023-06-11T00:00:10Z");
+}
+
+TEST_F(QueryEngineTest, TimeBucketAggregateFastAndGeneralAgree) {
+  const std::string where = "time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:10:00Z'";
+  for (bool flushed : {false, true}) {
+    if (flushed) Flush();
+    Rows fast = Query("SELECT time_bucket('5 minutes', time) AS b, hostname, max(u), avg(v), count(*) "
+                      "FROM cpu WHERE " + where + " GROUP BY b, hostname ORDER BY hostname, b");
+    // `v >= 0` is always true but is not pushed down, forcing the general hash aggregate.
+    Rows general = Query("SELECT time_bucket('5 minutes', time) AS b, hostname, max(u), avg(v), count(*) "
+                         "FROM cpu WHERE " + where + " AND v >= 0 GROUP BY b, hostname ORDER BY hostname, b");
+    ASSERT_EQ(fast.size(), 6u);
+    EXPECT_EQ(fast, general);
+    EXPECT_EQ(fast[0], (std::vector<std::string>{"2023-06-11T00:00:00Z", "host_0", "4", "14.5", "30"}));
+    EXPECT_EQ(fast[5], (std::vector<std::string>{"2023-06-11T00:05:00Z", "host_2", "209", "44.5", "30"}));
+  }
+}
+
+TEST_F(QueryEngineTest, BlockStatisticsAnswerWholeBuckets) {
+  Flush();
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "db";
+  ASSERT_TRUE(query_->Execute("EXPLAIN ANALYZE SELECT date_trunc('hour', time), max(u) FROM cpu "
+                              "GROUP BY date_trunc('hour', time)", opts, &sink).ok());
+  std::string text;
+  for (const auto& r : sink.rows) text += r[0] + "\n";
+  EXPECT_NE(text.find("BucketAggregate"), std::string::npos) << text;
+  EXPECT_NE(text.find("blocks answered from statistics: 3"), std::string::npos) << text;
+  Rows rows = Query("SELECT date_trunc('hour', time), max(u) FROM cpu GROUP BY date_trunc('hour', time)");
+  EXPECT_EQ(rows, (Rows{{"2023-06-11T00:00:00Z", "219"}}));
+}
+
+TEST_F(QueryEngineTest, LastPointUsesCache) {
+  Rows rows = Query("SELECT DISTINCT ON (hostname) * FROM cpu ORDER BY hostname, time DESC");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"2023-06-11T00:19:50Z", "host_2", "us", "219", "119"}));
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "db";
+  ASSERT_TRUE(query_->Execute("EXPLAIN SELECT DISTINCT ON (hostname) * FROM cpu ORDER BY hostname, time DESC",
+                              opts, &sink).ok());
+  std::string text;
+  for (const auto& r : sink.rows) text += r[0] + "\n";
+  EXPECT_NE(text.find("LastPoint"), std::string::npos) << text;
+}
+
+TEST_F(QueryEngineTest, NewestFirstLimit) {
+  Flush();
+  Rows rows = Query("SELECT time, hostname, v FROM cpu ORDER BY time DESC, hostname LIMIT 4");
+  EXPECT_EQ(rows, (Rows{{"2023-06-11T00:19:50Z", "host_0", "119"},
+                        {"2023-06-11T00:19:50Z", "host_1", "119"},
+                        {"2023-06-11T00:19:50Z", "host_2", "119"},
+                        {"2023-06-11T00:19:40Z", "host_0", "118"}}));
+}
+
+TEST_F(QueryEngineTest, GroupByAliasOrdinalHavingAndOrder) {
+  Rows rows = Query("SELECT region AS r, count(*) AS n, sum(v) FROM cpu GROUP BY r HAVING count(*) > 150 "
+                    "ORDER BY 1");
+  EXPECT_EQ(rows, (Rows{{"eu", "240", "14280"}}));
+  rows = Query("SELECT hostname, max(u) FROM cpu GROUP BY 1 ORDER BY max(u) DESC LIMIT 1");
+  EXPECT_EQ(rows, (Rows{{"host_2", "219"}}));
+  rows = Query("select date_trunc('minute', time) as minute, max(u) from cpu where time < '2023-06-11 00:03:00' "
+               "group by minute order by minute desc limit 2");
+  EXPECT_EQ(rows, (Rows{{"2023-06-11T00:02:00Z", "202"}, {"2023-06-11T00:01:00Z", "201"}}));
+}
+
+TEST_F(QueryEngineTest, ExpressionsAndPredicates) {
+  Rows rows = Query("SELECT hostname, v * 2 + 1, CASE WHEN v > 100 THEN 'hi' ELSE 'lo' END FROM cpu "
+                    "WHERE hostname IN ('host_0') AND v BETWEEN 101 AND 102 ORDER BY v");
+  EXPECT_EQ(rows, (Rows{{"host_0", "203", "hi"}, {"host_0", "205", "hi"}}));
+  rows = Query("SELECT count(*) FROM cpu WHERE hostname LIKE 'host_%' AND NOT (u > 90.0)");
+  EXPECT_EQ(rows, (Rows{{"120"}}));
+  rows = Query("SELECT count(*) FROM cpu WHERE time > now() - INTERVAL '1 hour'");
+  EXPECT_EQ(rows, (Rows{{"0"}}));
+  rows = Query("SELECT 1 + 2 AS three");
+  EXPECT_EQ(rows, (Rows{{"3"}}));
+}
+
+TEST_F(QueryEngineTest, SubqueryCteAndDistinct) {
+  Rows rows = Query("WITH m AS (SELECT hostname, max(v) AS mv FROM cpu GROUP BY hostname) "
+                    "SELECT count(*), max(mv) FROM m");
+  EXPECT_EQ(rows, (Rows{{"3", "119"}}));
+  rows = Query("SELECT DISTINCT region FROM cpu ORDER BY region");
+  EXPECT_EQ(rows, (Rows{{"eu"}, {"us"}}));
+  rows = Query("SELECT r FROM (SELECT region AS r FROM cpu WHERE v = 0) AS t ORDER BY r");
+  EXPECT_EQ(rows, (Rows{{"eu"}, {"eu"}, {"us"}}));
+}
+
+TEST_F(QueryEngineTest, FirstLastAndLastValue) {
+  Rows rows = Query("SELECT hostname, first(v), last(v), last_value(u ORDER BY time) FROM cpu "
+                    "GROUP BY hostname ORDER BY hostname");
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"host_0", "0", "119", "19"}));
+  rows = Query("SELECT last_value(hostname ORDER BY time) FROM cpu WHERE region = 'us'");
+  EXPECT_EQ(rows, (Rows{{"host_2"}}));
+}
+
+TEST_F(QueryEngineTest, EmptyResultListsColumns) {
+  std::vector<ResultColumn> cols;
+  Rows rows = Query("SELECT hostname, u FROM cpu WHERE hostname = 'nope'", &cols);
+  EXPECT_TRUE(rows.empty());
+  ASSERT_EQ(cols.size(), 2u);
+  EXPECT_EQ(cols[1].name, "u");
+  rows = Query("SELECT max(u) FROM cpu WHERE hostname = 'nope'");
+  EXPECT_EQ(rows, (Rows{{"NULL"}}));
+}
+
+TEST_F(QueryEngineTest, Errors) {
+  EXPECT_TRUE(QueryStatus("SELECT * FORM cpu").IsInvalidArgument());
+  Status s = QueryStatus("SELECT nope FROM cpu");
+  EXPECT_NE(s.message().find("nope"), std::string::npos);
+  EXPECT_TRUE(QueryStatus("SELECT * FROM missing").IsNotFound());
+  s = QueryStatus("SELECT frobnicate(u) FROM cpu");
+  EXPECT_NE(s.message().find("frobnicate"), std::string::npos);
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "nodb";
+  EXPECT_TRUE(query_->Execute("SELECT * FROM cpu", opts, &sink).IsNotFound());
+}
+
+TEST_F(QueryEngineTest, ShowDescribeCreateDropDelete) {
+  EXPECT_EQ(Query("SHOW DATABASES"), (Rows{{"db"}}));
+  EXPECT_EQ(Query("SHOW TABLES"), (Rows{{"cpu"}}));
+  Rows cols = Query("DESCRIBE cpu");
+  ASSERT_EQ(cols.size(), 5u);
+  EXPECT_EQ(cols[0], (std::vector<std::string>{"time", "timestamp", "TIMESTAMP"}));
+  EXPECT_EQ(cols[3], (std::vector<std::string>{"u", "int64", "FIELD"}));
+  Query("CREATE DATABASE other");
+  EXPECT_FALSE(QueryStatus("CREATE DATABASE other").ok());
+  Query("CREATE DATABASE IF NOT EXISTS other");
+  Query("DROP DATABASE other");
+  Query("DROP DATABASE IF EXISTS other");
+  Query("DELETE FROM cpu WHERE hostname = 'host_0' AND time < '2023-06-11T00:10:00Z'");
+  EXPECT_EQ(Query("SELECT count(*) FROM cpu WHERE hostname = 'host_0'"), (Rows{{"60"}}));
+  EXPECT_FALSE(QueryStatus("DELETE FROM cpu WHERE v > 3").ok());
+}
+
+}  // namespace
+}  // namespace gnomon::query
