@@ -458,10 +458,17 @@ void IsNullExpression::ForEachChild(
 // ---- CASE, CAST, subqueries
 
 std::string CaseExpression::ToString() const {
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on `" " + std::string&&`.
   std::string out = "CASE";
-  if (operand) out += " " + operand->ToString();
+  if (operand) {
+    out += ' ';
+    out += operand->ToString();
+  }
   for (const CaseCheck& c : checks) {
-    out += " WHEN " + c.when->ToString() + " THEN " + c.then->ToString();
+    out += " WHEN ";
+    out += c.when->ToString();
+    out += " THEN ";
+    out += c.then->ToString();
   }
   if (else_expr) out += " ELSE " + else_expr->ToString();
   out += " END";

@@ -1,6 +1,7 @@
 #include "src/query/parser/interval.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <cstdint>
 #include <limits>
@@ -101,6 +102,12 @@ TEST(IntervalTest, FormatRoundTrips) {
     ASSERT_TRUE(back.ok()) << FormatInterval(v);
     EXPECT_EQ(*back, v) << FormatInterval(v);
   }
+}
+
+RC_GTEST_PROP(IntervalProperty, FormatThenParseIsIdentity, (int64_t nanos)) {
+  auto back = ParseInterval(FormatInterval(nanos));
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == nanos);
 }
 
 }  // namespace

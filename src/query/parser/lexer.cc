@@ -239,10 +239,14 @@ bool IsReservedKeyword(std::string_view word) {
       "WITH",
   };
   static_assert(std::is_sorted(std::begin(kReserved), std::end(kReserved)));
-  if (word.size() > 16) return false;
-  std::string upper(word);
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return std::binary_search(std::begin(kReserved), std::end(kReserved), upper);
+  // Upper-cased into a stack buffer: this runs for every identifier the parser looks at.
+  char upper[16];
+  if (word.size() > sizeof(upper)) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    upper[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[i])));
+  }
+  return std::binary_search(std::begin(kReserved), std::end(kReserved),
+                            std::string_view(upper, word.size()));
 }
 
 SourcePosition LocateOffset(std::string_view sql, size_t offset) {

@@ -1,9 +1,15 @@
 #include "src/query/parser/time_literal.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <string>
+
+#include "src/base/time_util.h"
 
 namespace gnomon::query {
 namespace {
@@ -87,6 +93,25 @@ TEST(TimeLiteralTest, MalformedTextIsAnError) {
   }
   EXPECT_EQ(ParseTimeLiteral("2023-02-30").status().message(),
             "invalid timestamp '2023-02-30': day out of range for the month");
+}
+
+RC_GTEST_PROP(TimeLiteralProperty, ReadsWhatFormatRfc3339Writes, (int64_t nanos)) {
+  auto parsed = ParseTimeLiteral(FormatRfc3339(nanos));
+  RC_ASSERT(parsed.ok());
+  RC_ASSERT(*parsed == nanos);
+}
+
+RC_GTEST_PROP(TimeLiteralProperty, OffsetsShiftByTheirValue, (int32_t seconds_in, int hh, int mm)) {
+  // A wall time written with an offset equals the UTC instant minus that offset.
+  const int64_t base = kStart + static_cast<int64_t>(seconds_in % 86400) * kSecond;
+  const int h = std::abs(hh % 16);
+  const int m = std::abs(mm % 60);
+  const std::string utc = FormatRfc3339(base);  // "...Z"
+  char zone[8];
+  std::snprintf(zone, sizeof(zone), "+%02d:%02d", h, m);
+  auto shifted = ParseTimeLiteral(utc.substr(0, utc.size() - 1) + zone);
+  RC_ASSERT(shifted.ok());
+  RC_ASSERT(*shifted == base - (h * 3600 + m * 60) * kSecond);
 }
 
 }  // namespace
