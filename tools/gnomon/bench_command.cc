@@ -12,6 +12,7 @@
 #include "src/bench/query_generator.h"
 #include "src/bench/time_parse.h"
 #include "src/port/env.h"
+#include "tools/gnomon/bench_driver_commands.h"
 #include "tools/gnomon/commands.h"
 
 namespace gnomon::tools {
@@ -160,6 +161,9 @@ void RegisterBenchCommand(CLI::App& app) {
   bench->require_subcommand(1);
   RegisterGenerateData(bench);
   RegisterGenerateQueries(bench);
+  RegisterBenchLoadCommand(bench);
+  RegisterBenchRunQueriesCommand(bench);
+  RegisterBenchReportCommand(bench);
 }
 
 }  // namespace gnomon::tools

@@ -1,0 +1,121 @@
+#include "src/bench/http_client.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+namespace gnomon::bench {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+struct HttpClient::Impl {
+  asio::io_context io;
+  tcp::socket socket{io};
+  boost::beast::flat_buffer buffer;
+  bool connected = false;
+};
+
+HttpClient::HttpClient(Url url) : url_(std::move(url)), impl_(std::make_unique<Impl>()) {}
+
+HttpClient::~HttpClient() {
+  if (impl_->connected) {
+    boost::system::error_code ec;
+    impl_->socket.shutdown(tcp::socket::shutdown_both, ec);
+    impl_->socket.close(ec);
+  }
+}
+
+Status HttpClient::Connect() {
+  boost::system::error_code ec;
+  if (impl_->socket.is_open()) impl_->socket.close(ec);
+  impl_->buffer.clear();
+  impl_->connected = false;
+  tcp::resolver resolver(impl_->io);
+  auto endpoints = resolver.resolve(url_.host, url_.port, ec);
+  if (ec) return Status::IOError("resolve " + url_.host + ":" + url_.port + ": " + ec.message());
+  asio::connect(impl_->socket, endpoints, ec);
+  if (ec) return Status::IOError("connect " + url_.host + ":" + url_.port + ": " + ec.message());
+  impl_->socket.set_option(tcp::no_delay(true), ec);  // small requests must not wait for Nagle
+  impl_->connected = true;
+  ++connects_;
+  return Status::OK();
+}
+
+Status HttpClient::SendOnce(const HttpRequest& request, HttpResponse* response,
+                            bool* nothing_received) {
+  *nothing_received = true;
+  std::string target = url_.base_path + std::string(request.target);
+  http::request<http::span_body<const char>> req;
+  req.method(request.method == "GET" ? http::verb::get : http::verb::post);
+  req.target(target);
+  req.version(11);
+  req.set(http::field::host, url_.host + ":" + url_.port);
+  req.set(http::field::user_agent, "gnomon-bench");
+  if (!request.content_type.empty()) req.set(http::field::content_type, request.content_type);
+  if (!request.content_encoding.empty()) {
+    req.set(http::field::content_encoding, request.content_encoding);
+  }
+  req.body() = boost::span<const char>(request.body.data(), request.body.size());
+  if (req.method() == http::verb::post || !request.body.empty()) req.prepare_payload();
+  req.keep_alive(true);
+
+  boost::system::error_code ec;
+  http::write(impl_->socket, req, ec);
+  if (ec) return Status::IOError("send " + std::string(request.method) + " " + target + ": " + ec.message());
+
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(boost::none);  // answers (e.g. lastpoint over many hosts) can be large
+  http::read_header(impl_->socket, impl_->buffer, parser, ec);
+  if (ec) {
+    return Status::IOError("read answer to " + std::string(request.method) + " " + target + ": " +
+                           ec.message());
+  }
+  *nothing_received = false;
+  http::read(impl_->socket, impl_->buffer, parser, ec);
+  if (ec) {
+    return Status::IOError("read body of answer to " + std::string(request.method) + " " + target +
+                           ": " + ec.message());
+  }
+  auto& res = parser.get();
+  response->status = static_cast<int>(res.result_int());
+  response->content_type = std::string(res[http::field::content_type]);
+  response->body = std::move(res.body());
+  if (!res.keep_alive()) {
+    impl_->socket.close(ec);
+    impl_->connected = false;
+  }
+  return Status::OK();
+}
+
+Result<HttpResponse> HttpClient::Send(const HttpRequest& request) {
+  bool reused = impl_->connected;
+  if (!reused) GNOMON_RETURN_IF_ERROR(Connect());
+  HttpResponse response;
+  bool nothing_received = true;
+  Status s = SendOnce(request, &response, &nothing_received);
+  if (!s.ok() && reused && nothing_received) {
+    // The server may have closed an idle keep-alive connection; one fresh attempt.
+    GNOMON_RETURN_IF_ERROR(Connect());
+    s = SendOnce(request, &response, &nothing_received);
+  }
+  if (!s.ok()) {
+    impl_->connected = false;
+    return s;
+  }
+  return response;
+}
+
+Status ExpectSuccess(std::string_view what, const HttpResponse& response) {
+  if (response.ok()) return Status::OK();
+  constexpr size_t kMaxBody = 2000;
+  std::string body = response.body.substr(0, kMaxBody);
+  if (response.body.size() > kMaxBody) body += "...";
+  return Status::IOError(std::string(what) + ": HTTP " + std::to_string(response.status) + ": " +
+                         body);
+}
+
+}  // namespace gnomon::bench

@@ -1,0 +1,140 @@
+#include "src/bench/line_batcher.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/base/check.h"
+
+namespace gnomon::bench {
+
+bool CountLine(std::string_view line, uint64_t* fields) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  size_t i = 0;
+  const size_t n = line.size();
+  while (i < n && (line[i] == ' ' || line[i] == '\t')) ++i;
+  if (i == n || line[i] == '#') {
+    *fields = 0;
+    return false;
+  }
+  // Series key: up to the first space not escaped by a backslash.
+  for (; i < n; ++i) {
+    char c = line[i];
+    if (c == '\\') {
+      ++i;
+    } else if (c == ' ') {
+      break;
+    }
+  }
+  ++i;  // past the space (or past the end: a line without fields has one "field", as in TSBS)
+  uint64_t count = 1;
+  bool quoted = false;
+  for (; i < n; ++i) {
+    char c = line[i];
+    if (c == '\\') {
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (!quoted) {
+      if (c == ',') {
+        ++count;
+      } else if (c == ' ') {
+        break;
+      }
+    }
+  }
+  *fields = count;
+  return true;
+}
+
+LineCounts CountLineProtocol(std::string_view text) {
+  LineCounts counts;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    size_t end = nl ? static_cast<const char*>(nl) - text.data() : text.size();
+    uint64_t fields;
+    if (CountLine(text.substr(pos, end - pos), &fields)) {
+      ++counts.rows;
+      counts.metrics += fields;
+    }
+    pos = end + 1;
+  }
+  return counts;
+}
+
+LineBatcher::LineBatcher(uint64_t batch_lines, Sink sink)
+    : batch_lines_(batch_lines), sink_(std::move(sink)) {
+  GNOMON_CHECK(batch_lines_ > 0);
+}
+
+void LineBatcher::CountCompletedLine(std::string_view line) {
+  uint64_t fields;
+  if (CountLine(line, &fields)) {
+    ++current_.counts.rows;
+    current_.counts.metrics += fields;
+  }
+}
+
+Status LineBatcher::Emit() {
+  if (current_.counts.rows == 0) {
+    current_.body.clear();  // only blank or comment lines: nothing worth a request
+    return Status::OK();
+  }
+  emitted_ += current_.counts;
+  expected_batch_bytes_ = std::max(expected_batch_bytes_, current_.body.size());
+  LineBatch batch = std::move(current_);
+  current_ = LineBatch();
+  current_.body.reserve(expected_batch_bytes_ + expected_batch_bytes_ / 8);
+  return sink_(std::move(batch));
+}
+
+Status LineBatcher::Add(std::string_view data) {
+  const char* base = data.data();
+  const size_t n = data.size();
+  size_t pos = 0;
+  if (has_partial_) {
+    const void* nl = std::memchr(base, '\n', n);
+    if (nl == nullptr) {
+      current_.body.append(data);
+      return Status::OK();
+    }
+    size_t end = static_cast<const char*>(nl) - base;
+    current_.body.append(base, end + 1);
+    has_partial_ = false;
+    CountCompletedLine(std::string_view(current_.body).substr(
+        partial_start_, current_.body.size() - 1 - partial_start_));
+    pos = end + 1;
+    if (current_.counts.rows == batch_lines_) GNOMON_RETURN_IF_ERROR(Emit());
+  }
+  // Whole lines in [run_start, pos) are appended to the batch in one copy.
+  size_t run_start = pos;
+  while (pos < n) {
+    const void* nl = std::memchr(base + pos, '\n', n - pos);
+    if (nl == nullptr) {
+      current_.body.append(base + run_start, n - run_start);
+      partial_start_ = current_.body.size() - (n - pos);
+      has_partial_ = true;
+      return Status::OK();
+    }
+    size_t end = static_cast<const char*>(nl) - base;
+    CountCompletedLine(std::string_view(base + pos, end - pos));
+    pos = end + 1;
+    if (current_.counts.rows == batch_lines_) {
+      current_.body.append(base + run_start, pos - run_start);
+      run_start = pos;
+      GNOMON_RETURN_IF_ERROR(Emit());
+    }
+  }
+  current_.body.append(base + run_start, pos - run_start);
+  return Status::OK();
+}
+
+Status LineBatcher::Finish() {
+  if (has_partial_) {
+    has_partial_ = false;
+    CountCompletedLine(std::string_view(current_.body).substr(partial_start_));
+  }
+  return Emit();
+}
+
+}  // namespace gnomon::bench
