@@ -29,8 +29,11 @@ function(gnomon_test name)
     GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     GNOMON_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
     GNOMON_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # Several labels survive test discovery only as one string; `ctest -L` matches a regex, so
+  # "unit,sql" is selected by both -L unit and -L sql.
+  string(JOIN "," labels ${ARG_LABELS})
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
-                       PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+                       PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT})
 endfunction()
 
 # gnomon_benchmark(NAME SOURCES a_bench.cc ... DEPS libs ...)
