@@ -62,10 +62,10 @@ void BM_WalAppend(benchmark::State& state) {
   if (state.thread_index() == 0) {
     (void)g_wal->Close();
     WalStats stats = g_wal->Stats();
-    state.counters["records_per_group"] =
-        static_cast<double>(stats.records) / static_cast<double>(std::max<uint64_t>(stats.groups, 1));
-    state.counters["records_per_sync"] =
-        static_cast<double>(stats.records) / static_cast<double>(std::max<uint64_t>(stats.syncs, 1));
+    state.counters["records_per_group"] = static_cast<double>(stats.records) /
+                                          static_cast<double>(std::max<uint64_t>(stats.groups, 1));
+    state.counters["records_per_sync"] = static_cast<double>(stats.records) /
+                                         static_cast<double>(std::max<uint64_t>(stats.syncs, 1));
     g_wal.reset();
     (void)env->RemoveDirRecursive(dir);
   }

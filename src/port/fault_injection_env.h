@@ -45,10 +45,10 @@ class FaultInjectionEnv final : public Env {
 
   // What happens to the bytes a file received after its last successful Sync().
   enum class CrashMode {
-    kDropUnsynced,   // all lost
-    kTornTail,       // a random-length prefix of them survives
-    kZeroTail,       // a random prefix survives, the rest of the old length reads as zeros
-    kGarbageTail,    // a random prefix survives, the rest of the old length is random bytes
+    kDropUnsynced,  // all lost
+    kTornTail,      // a random-length prefix of them survives
+    kZeroTail,      // a random prefix survives, the rest of the old length reads as zeros
+    kGarbageTail,   // a random prefix survives, the rest of the old length is random bytes
   };
   // Simulates power loss and reboot, then reactivates the file system and clears injected faults.
   // REQUIRES: every WritableFile obtained from this env is closed or destroyed (a buffered file

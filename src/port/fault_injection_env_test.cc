@@ -59,8 +59,9 @@ TEST_F(FaultInjectionEnvTest, PreexistingFilesAreDurable) {
 TEST_F(FaultInjectionEnvTest, TornZeroAndGarbageTailsKeepTheSyncedPrefix) {
   const std::string synced(100, 's');
   const std::string unsynced(1000, 'u');
-  for (auto mode : {FaultInjectionEnv::CrashMode::kTornTail, FaultInjectionEnv::CrashMode::kZeroTail,
-                    FaultInjectionEnv::CrashMode::kGarbageTail}) {
+  for (auto mode :
+       {FaultInjectionEnv::CrashMode::kTornTail, FaultInjectionEnv::CrashMode::kZeroTail,
+        FaultInjectionEnv::CrashMode::kGarbageTail}) {
     bool saw_partial = false;
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       WriteFile("/d/t", synced, unsynced);

@@ -13,9 +13,10 @@ std::string NormalizePath(std::string_view path) {
     out.push_back(c);
   }
   while (out.size() > 1 && out.back() == '/') out.pop_back();
-  while (out.size() > 2 && out.compare(0, 2, "./") == 0) out.erase(0, 2);
-  if (out.empty()) out = ".";
-  return out;
+  if (out.empty()) return ".";
+  std::string_view v = out;
+  while (v.size() > 2 && v.starts_with("./")) v.remove_prefix(2);
+  return v.size() == out.size() ? out : std::string(v);
 }
 
 namespace {
@@ -37,8 +38,12 @@ class MemWritableFile final : public WritableFile {
     size_ += data.size();
     return Status::OK();
   }
-  Status Flush() override { return closed_ ? Status::IOError("flush closed " + path_) : Status::OK(); }
-  Status Sync() override { return closed_ ? Status::IOError("sync closed " + path_) : Status::OK(); }
+  Status Flush() override {
+    return closed_ ? Status::IOError("flush closed " + path_) : Status::OK();
+  }
+  Status Sync() override {
+    return closed_ ? Status::IOError("sync closed " + path_) : Status::OK();
+  }
   Status Close() override {
     closed_ = true;
     return Status::OK();

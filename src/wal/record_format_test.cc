@@ -96,9 +96,18 @@ TEST_F(RecordFormatTest, EndOffsetMatchesEncoding) {
 TEST_F(RecordFormatTest, RoundTripsAcrossBlockShapes) {
   // Sizes that land a record end exactly on, just before and just after block boundaries, so
   // every trailer length (0..6 bytes) and zero-length fragments occur.
-  std::vector<size_t> sizes = {0, 1, 100, kBlockSize - 7 - 23, kBlockSize - 7, kBlockSize - 8,
-                               kBlockSize - 13, kBlockSize - 14, kBlockSize, kBlockSize + 1,
-                               3 * kBlockSize, 1 << 20};
+  std::vector<size_t> sizes = {0,
+                               1,
+                               100,
+                               kBlockSize - 7 - 23,
+                               kBlockSize - 7,
+                               kBlockSize - 8,
+                               kBlockSize - 13,
+                               kBlockSize - 14,
+                               kBlockSize,
+                               kBlockSize + 1,
+                               3 * kBlockSize,
+                               1 << 20};
   for (size_t trailer = 0; trailer <= 8; ++trailer) {
     sizes.push_back(kBlockSize - 23 - 7 - 7 - trailer);  // after the header record
   }

@@ -28,8 +28,8 @@ FragmentHeader ParseHeader(const char* p) {
 
 bool ChecksumMatches(const FragmentHeader& h, const char* header) {
   // CRC over the type byte and the payload.
-  uint32_t crc = crc32c::Extend(crc32c::Value(header + 6, 1), header + kFragmentHeaderSize,
-                                h.length);
+  uint32_t crc =
+      crc32c::Extend(crc32c::Value(header + 6, 1), header + kFragmentHeaderSize, h.length);
   return crc32c::Unmask(h.masked_crc) == crc;
 }
 

@@ -13,9 +13,9 @@
 namespace gnomon::wal {
 
 struct Damage {
-  uint64_t offset = 0;   // file offset of the first bad fragment (or incomplete record)
-  bool at_eof = false;   // the damage is bytes cut off at the end of the file: a torn write
-  std::string reason;    // "checksum mismatch", "fragment of 812 bytes extends past end of file"
+  uint64_t offset = 0;  // file offset of the first bad fragment (or incomplete record)
+  bool at_eof = false;  // the damage is bytes cut off at the end of the file: a torn write
+  std::string reason;   // "checksum mismatch", "fragment of 812 bytes extends past end of file"
 };
 
 class RecordReader {
@@ -48,12 +48,12 @@ class RecordReader {
   bool ValidFragmentAt(size_t pos, size_t left) const;
 
   port::SequentialFile* file_;
-  std::string buffer_;       // a whole number of blocks, block-aligned in the file
-  size_t buffer_len_ = 0;    // valid bytes in buffer_
-  size_t pos_ = 0;           // next unread byte in buffer_
+  std::string buffer_;          // a whole number of blocks, block-aligned in the file
+  size_t buffer_len_ = 0;       // valid bytes in buffer_
+  size_t pos_ = 0;              // next unread byte in buffer_
   uint64_t buffer_offset_ = 0;  // file offset of buffer_[0]
-  bool eof_ = false;         // the last Refill() reached the end of the file
-  std::string scratch_;      // reassembles records that span blocks
+  bool eof_ = false;            // the last Refill() reached the end of the file
+  std::string scratch_;         // reassembles records that span blocks
   uint64_t valid_end_ = 0;
   Damage damage_;
   bool valid_fragment_after_damage_ = false;  // the damage was detected on a well-formed fragment

@@ -15,9 +15,9 @@ struct Cut {
   uint64_t valid_end = 0;      // ... and the offset in it
   uint64_t damage_offset = 0;  // first bad bytes in that segment
   std::string reason;
-  bool at_eof = false;         // bytes cut off at the end of the file: a torn write
-  bool valid_after = false;    // well-formed data follows the damage in the same file
-  size_t first_later = 0;      // first segment after the cut
+  bool at_eof = false;       // bytes cut off at the end of the file: a torn write
+  bool valid_after = false;  // well-formed data follows the damage in the same file
+  size_t first_later = 0;    // first segment after the cut
 };
 
 // Reads segment `seg`, passing its records to fn. Returns true and fills *cut on damage.
@@ -118,13 +118,12 @@ Result<ReplayReport> HandleCut(port::Env* env, const std::string& dir,
   std::string where = seg.path + " at offset " + std::to_string(cut.damage_offset) + ": " +
                       cut.reason + "; valid data ends at offset " + std::to_string(cut.valid_end);
   if (later_with_records > 0) {
-    std::string message = "WAL corruption in " + where + "; " +
-                          std::to_string(later_with_records) +
+    std::string message = "WAL corruption in " + where + "; " + std::to_string(later_with_records) +
                           " later segment(s) hold records that cannot be replayed";
     if (options.on_corruption == CorruptionPolicy::kFail) return Status::Corruption(message);
     report.corruption = Status::Corruption(message);
   }
-  std::string kind = later_with_records > 0   ? "corruption in the middle of the log"
+  std::string kind = later_with_records > 0           ? "corruption in the middle of the log"
                      : report.valid_data_after_damage ? "corruption at the end of the log"
                      : cut.at_eof                     ? "torn write at the end of the log"
                                                       : "damaged end of the log";
@@ -132,7 +131,8 @@ Result<ReplayReport> HandleCut(port::Env* env, const std::string& dir,
                   (options.repair ? "cut" : "left in place (read-only)");
 
   if (!options.repair) return report;
-  if (cut.valid_end < seg.size) GNOMON_RETURN_IF_ERROR(TruncateDurably(env, seg.path, cut.valid_end));
+  if (cut.valid_end < seg.size)
+    GNOMON_RETURN_IF_ERROR(TruncateDurably(env, seg.path, cut.valid_end));
   for (size_t j = cut.first_later; j < segs.size(); ++j) {
     GNOMON_RETURN_IF_ERROR(env->RemoveFile(segs[j].path));
     report.removed_files.push_back(segs[j].path);
@@ -144,8 +144,8 @@ Result<ReplayReport> HandleCut(port::Env* env, const std::string& dir,
 
 }  // namespace
 
-Result<ReplayReport> ReplayWal(port::Env* env, const std::string& dir,
-                               const ReplayOptions& options, const RecordFn& fn) {
+Result<ReplayReport> ReplayWal(port::Env* env, const std::string& dir, const ReplayOptions& options,
+                               const RecordFn& fn) {
   GNOMON_ASSIGN_OR_RETURN(auto all, ListSegments(env, dir));
   std::vector<SegmentFile> segs;
   for (auto& seg : all) {

@@ -37,22 +37,22 @@ struct ReplayOptions {
 };
 
 struct ReplayReport {
-  uint64_t segments = 0;     // segment files read
-  uint64_t records = 0;      // records passed to the callback
-  uint64_t bytes = 0;        // their payload bytes
-  uint64_t last_lsn = 0;     // LSN of the last record passed (0: none)
+  uint64_t segments = 0;  // segment files read
+  uint64_t records = 0;   // records passed to the callback
+  uint64_t bytes = 0;     // their payload bytes
+  uint64_t last_lsn = 0;  // LSN of the last record passed (0: none)
 
-  bool damaged = false;      // damage was found; the fields below say where
-  bool truncated = false;    // ... and the log was cut there (repair on)
-  std::string truncated_file;      // path of the segment where valid data ends
-  uint64_t truncated_offset = 0;   // offset in it where valid data ends (the cut)
-  uint64_t damage_offset = 0;      // offset in it of the first bad bytes
-  uint64_t dropped_bytes = 0;      // bytes after the cut, later segments included
+  bool damaged = false;                    // damage was found; the fields below say where
+  bool truncated = false;                  // ... and the log was cut there (repair on)
+  std::string truncated_file;              // path of the segment where valid data ends
+  uint64_t truncated_offset = 0;           // offset in it where valid data ends (the cut)
+  uint64_t damage_offset = 0;              // offset in it of the first bad bytes
+  uint64_t dropped_bytes = 0;              // bytes after the cut, later segments included
   std::vector<std::string> removed_files;  // later segments deleted by the cut
   // Well-formed fragments lie past the damage: bytes were corrupted, not merely torn off.
   bool valid_data_after_damage = false;
-  Status corruption;         // non-OK when the damage was in an older segment (kTruncate)
-  std::string detail;        // one line for the log: what was wrong where, and what was done
+  Status corruption;   // non-OK when the damage was in an older segment (kTruncate)
+  std::string detail;  // one line for the log: what was wrong where, and what was done
 };
 
 // Calls fn(record) for each valid record in order. An error from fn stops replay and is

@@ -85,8 +85,8 @@ TEST_F(ReplayTest, TornTailAtEveryOffsetOfTheLastRecord) {
 
     for (uint64_t cut = start; cut < end; ++cut) {
       uint64_t in_block = cut % kBlockSize;
-      bool interesting = cut - start < 64 || end - cut < 64 || in_block < 16 ||
-                         in_block > kBlockSize - 16;
+      bool interesting =
+          cut - start < 64 || end - cut < 64 || in_block < 16 || in_block > kBlockSize - 16;
       if (!interesting && cut % 97 != 0) continue;
       ASSERT_TRUE(env_.RemoveDirRecursive(dir_).ok());
       ASSERT_TRUE(env_.CreateDirs(dir_).ok());
@@ -102,8 +102,7 @@ TEST_F(ReplayTest, TornTailAtEveryOffsetOfTheLastRecord) {
         EXPECT_EQ(replayed.report.truncated_offset, start);
         EXPECT_EQ(replayed.report.dropped_bytes, cut - start);
         EXPECT_FALSE(replayed.report.valid_data_after_damage) << replayed.report.detail;
-        EXPECT_NE(replayed.report.detail.find("torn"), std::string::npos)
-            << replayed.report.detail;
+        EXPECT_NE(replayed.report.detail.find("torn"), std::string::npos) << replayed.report.detail;
       }
       EXPECT_EQ(*env_.GetFileSize(SegmentPath(1)), start);
 

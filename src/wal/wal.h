@@ -43,10 +43,10 @@ struct WalOptions {
 };
 
 struct WalStats {
-  uint64_t records = 0;   // records appended
-  uint64_t groups = 0;    // group writes (one Append to the file each)
-  uint64_t syncs = 0;     // file syncs (group commits with sync, rotations, explicit Sync/Close)
-  uint64_t bytes = 0;     // bytes written to segment files, framing included
+  uint64_t records = 0;  // records appended
+  uint64_t groups = 0;   // group writes (one Append to the file each)
+  uint64_t syncs = 0;    // file syncs (group commits with sync, rotations, explicit Sync/Close)
+  uint64_t bytes = 0;    // bytes written to segment files, framing included
   uint64_t segments_created = 0;
 };
 
@@ -117,10 +117,10 @@ class Wal {
   const uint64_t max_group_bytes_;
 
   std::mutex mu_;
-  std::deque<Writer*> writers_;              // guarded by mu_
-  Status error_;                             // sticky write/sync error; guarded by mu_
-  bool closed_ = false;                      // guarded by mu_
-  std::map<uint64_t, uint64_t> sealed_;      // older segments: number -> bytes; guarded by mu_
+  std::deque<Writer*> writers_;          // guarded by mu_
+  Status error_;                         // sticky write/sync error; guarded by mu_
+  bool closed_ = false;                  // guarded by mu_
+  std::map<uint64_t, uint64_t> sealed_;  // older segments: number -> bytes; guarded by mu_
 
   // Active-segment state, touched only by the writer at the head of writers_ (and by Open).
   std::unique_ptr<port::WritableFile> file_;

@@ -20,7 +20,8 @@ using testing::ReplayAll;
 using CrashMode = port::FaultInjectionEnv::CrashMode;
 
 std::string Tagged(int round, int thread, int i, size_t size) {
-  std::string s = std::to_string(round) + "/" + std::to_string(thread) + "/" + std::to_string(i) + "/";
+  std::string s =
+      std::to_string(round) + "/" + std::to_string(thread) + "/" + std::to_string(i) + "/";
   return s + MakeRecord(static_cast<uint64_t>(round * 1000000 + thread * 10000 + i), size);
 }
 
@@ -102,10 +103,14 @@ INSTANTIATE_TEST_SUITE_P(Modes, WalCrashTest,
                                            CrashMode::kZeroTail, CrashMode::kGarbageTail),
                          [](const auto& info) {
                            switch (info.param) {
-                             case CrashMode::kDropUnsynced: return std::string("DropUnsynced");
-                             case CrashMode::kTornTail: return std::string("TornTail");
-                             case CrashMode::kZeroTail: return std::string("ZeroTail");
-                             case CrashMode::kGarbageTail: return std::string("GarbageTail");
+                             case CrashMode::kDropUnsynced:
+                               return std::string("DropUnsynced");
+                             case CrashMode::kTornTail:
+                               return std::string("TornTail");
+                             case CrashMode::kZeroTail:
+                               return std::string("ZeroTail");
+                             case CrashMode::kGarbageTail:
+                               return std::string("GarbageTail");
                            }
                            return std::string("Unknown");
                          });

@@ -14,9 +14,9 @@ constexpr size_t kBlockSize = 32 * 1024;
 constexpr size_t kFragmentHeaderSize = 7;
 
 enum class FragmentType : uint8_t {
-  kZero = 0,    // never written: zero-filled (preallocated or lost) space reads as this
-  kFull = 1,    // a whole record
-  kFirst = 2,   // first fragment of a record spanning blocks
+  kZero = 0,   // never written: zero-filled (preallocated or lost) space reads as this
+  kFull = 1,   // a whole record
+  kFirst = 2,  // first fragment of a record spanning blocks
   kMiddle = 3,
   kLast = 4,
   kSegmentHeader = 5,  // the segment header record (always one fragment)
