@@ -10,6 +10,8 @@
 #include "src/base/logging.h"
 #include "src/server/api/api_context.h"
 #include "src/server/api/api_routes.h"
+#include "src/server/api/sql_endpoint.h"
+#include "src/query/query_engine.h"
 #include "src/server/config.h"
 #include "src/server/http/http_server.h"
 #include "src/server/http/router.h"
@@ -62,6 +64,8 @@ int RunServer(const server::ServerConfig& config) {
   ctx.engine = engine->get();
   ctx.http_stats = &http_stats;
   ctx.version = GNOMON_VERSION;
+  auto query_engine = query::QueryEngine::Create(engine->get(), query::QueryEngineOptions{});
+  ctx.sql_handler = server::api::MakeSqlHandler(query_engine.get());
   server::http::Router router;
   server::api::RegisterApiRoutes(&ctx, &router);
 
