@@ -189,10 +189,13 @@ class Monitor {
       double since_start = std::chrono::duration<double>(now - start_).count();
       uint64_t rows = shared_->rows.load(std::memory_order_relaxed);
       uint64_t metrics = shared_->metrics.load(std::memory_order_relaxed);
-      if (config_.progress_out != nullptr) DrawBar(rows, since_start);
       double period = std::chrono::duration<double>(now - last_report).count();
       if (config_.report_out != nullptr && config_.reporting_period_s > 0 &&
           period >= config_.reporting_period_s) {
+        if (config_.progress_out != nullptr && drew_) {
+          std::fputs("\r\033[K", config_.progress_out);  // the report line replaces the bar
+          std::fflush(config_.progress_out);
+        }
         std::fprintf(config_.report_out, "%lld,%0.2f,%E,%0.2f",
                      static_cast<long long>(NowNanos() / kNanosPerSecond),
                      (metrics - last_metrics) / period, static_cast<double>(metrics),
@@ -208,6 +211,7 @@ class Monitor {
         last_rows = rows;
         last_metrics = metrics;
       }
+      if (config_.progress_out != nullptr) DrawBar(rows, since_start);
     }
   }
 
