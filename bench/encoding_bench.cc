@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <map>
+#include <random>
 #include <memory>
 #include <string>
 #include <vector>
@@ -162,8 +163,8 @@ const char* IntShapeName(IntShape s) {
   }
 }
 
-template <typename Fn>
-void Report(benchmark::State& state, const std::string& block, size_t values, size_t raw_bytes, Fn) {
+// Items are values; bytes are the uncompressed input size; bits_per_value is the encoded density.
+void Report(benchmark::State& state, const std::string& block, size_t values, size_t raw_bytes) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * values));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * raw_bytes));
   state.counters["bits_per_value"] = block.size() * 8.0 / values;
@@ -178,7 +179,7 @@ void BM_EncodeInt(benchmark::State& state) {
     EncodeInt64s(v, &block);
     benchmark::DoNotOptimize(block.data());
   }
-  Report(state, block, v.size(), v.size() * 8, 0);
+  Report(state, block, v.size(), v.size() * 8);
   state.SetLabel(std::string(IntShapeName(shape)) + " " + std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 
@@ -192,7 +193,7 @@ void BM_DecodeInt(benchmark::State& state) {
     benchmark::DoNotOptimize(DecodeInt64s(block, &out));
     benchmark::DoNotOptimize(out.data());
   }
-  Report(state, block, v.size(), v.size() * 8, 0);
+  Report(state, block, v.size(), v.size() * 8);
   state.SetLabel(std::string(IntShapeName(shape)) + " " + std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 
@@ -225,7 +226,7 @@ void BM_EncodeFloat(benchmark::State& state) {
     EncodeFloat64s(v, &block);
     benchmark::DoNotOptimize(block.data());
   }
-  Report(state, block, v.size(), v.size() * 8, 0);
+  Report(state, block, v.size(), v.size() * 8);
   state.SetLabel(std::string(FloatShapeName(shape)) + " " + std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 
@@ -239,7 +240,7 @@ void BM_DecodeFloat(benchmark::State& state) {
     benchmark::DoNotOptimize(DecodeFloat64s(block, &out));
     benchmark::DoNotOptimize(out.data());
   }
-  Report(state, block, v.size(), v.size() * 8, 0);
+  Report(state, block, v.size(), v.size() * 8);
   state.SetLabel(std::string(FloatShapeName(shape)) + " " + std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 
@@ -277,7 +278,7 @@ void BM_DecodeBools(benchmark::State& state) {
     benchmark::DoNotOptimize(DecodeBools(block, &out));
     benchmark::DoNotOptimize(out.data());
   }
-  Report(state, block, v.size(), v.size(), 0);
+  Report(state, block, v.size(), v.size());
   state.SetLabel(std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 BENCHMARK(BM_DecodeBools)->Arg(0)->Arg(1);
@@ -303,7 +304,7 @@ void BM_EncodeStrings(benchmark::State& state) {
     EncodeStrings(v, &block);
     benchmark::DoNotOptimize(block.data());
   }
-  Report(state, block, v.size(), raw, 0);
+  Report(state, block, v.size(), raw);
   state.SetLabel(std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 
@@ -320,7 +321,7 @@ void BM_DecodeStrings(benchmark::State& state) {
     benchmark::DoNotOptimize(DecodeStrings(block, &out, &arena));
     benchmark::DoNotOptimize(out.data());
   }
-  Report(state, block, v.size(), raw, 0);
+  Report(state, block, v.size(), raw);
   state.SetLabel(std::string(CodecName(static_cast<uint8_t>(block[0]))));
 }
 BENCHMARK(BM_EncodeStrings)->Arg(0)->Arg(1);

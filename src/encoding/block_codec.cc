@@ -36,7 +36,7 @@ Status DecodeFloatPayload(const BlockView& view, double* out) {
     }
     case Codec::kRawFloat: {
       if (p.size() != n * 8) return PayloadCorruption(Codec::kRawFloat, "size is not 8 bytes per value", p, p);
-      std::memcpy(out, p.data(), n * 8);  // little-endian host (x86-64, aarch64)
+      if (n > 0) std::memcpy(out, p.data(), n * 8);  // little-endian host (x86-64, aarch64)
       return Status::OK();
     }
     case Codec::kGorilla: return DecodeGorilla(p, n, out);

@@ -4,7 +4,7 @@
 //        gp  | codec id
 //
 // The low six bits name the codec that produced the payload; the top two bits name the general-purpose
-// compression applied over that payload afterwards (none, zstd, lz4). Codec ids are shared by all value
+// compression applied over that payload afterwards (none, zstd, lz4, huffman). Codec ids are shared by all value
 // types: a block's type is known to its reader, so kConstant means "one repeated int64" to DecodeInt64s and
 // "one repeated double" to DecodeFloat64s. Values are persisted; never renumber them.
 #pragma once
@@ -33,7 +33,7 @@ enum class Codec : uint8_t {
 };
 inline constexpr uint8_t kMaxCodecId = 15;
 
-enum class Compression : uint8_t { kNone = 0, kZstd = 1, kLz4 = 2 };
+enum class Compression : uint8_t { kNone = 0, kZstd = 1, kLz4 = 2, kHuffman = 3 };
 
 inline constexpr uint8_t kCodecIdMask = 0x3f;
 inline constexpr int kCompressionShift = 6;
@@ -44,10 +44,8 @@ constexpr uint8_t MakeTag(Codec codec, Compression compression) {
 }
 constexpr uint8_t TagCodecId(uint8_t tag) { return tag & kCodecIdMask; }
 constexpr uint8_t TagCompressionId(uint8_t tag) { return tag >> kCompressionShift; }
-// True when the tag names a known codec and a known compression.
-constexpr bool IsValidTag(uint8_t tag) {
-  return TagCodecId(tag) >= 1 && TagCodecId(tag) <= kMaxCodecId && TagCompressionId(tag) <= 2;
-}
+// True when the tag names a known codec (every compression id 0..3 is defined).
+constexpr bool IsValidTag(uint8_t tag) { return TagCodecId(tag) >= 1 && TagCodecId(tag) <= kMaxCodecId; }
 
 // "delta_for", "delta_varint+zstd", ...; "invalid" for an unknown tag. The view is static.
 std::string_view CodecName(uint8_t codec);

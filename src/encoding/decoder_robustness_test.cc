@@ -109,7 +109,7 @@ TEST(DecoderRobustnessTest, CoversEveryCodecAndCompression) {
   std::set<std::string_view> seen;
   for (const ValidBlock& b : ValidBlocks()) seen.insert(CodecName(static_cast<uint8_t>(b.bytes[0])));
   for (const char* name : {"constant", "constant_delta", "rle", "for", "delta_for", "delta_delta_for", "varint",
-                           "delta_varint+zstd", "alp", "gorilla", "raw_float", "bit_packed", "bool_rle", "dictionary",
+                           "delta_varint+zstd", "delta_varint+huffman", "alp", "gorilla", "raw_float", "bit_packed", "bool_rle", "dictionary",
                            "plain_strings+lz4"}) {
     EXPECT_TRUE(seen.count(name)) << name;
   }

@@ -82,27 +82,27 @@ void EncodeDeltaVarint(std::span<const int64_t> v, std::span<const int64_t> delt
 }
 
 Status DecodeDeltaVarint(std::string_view payload, size_t n, int64_t* out) {
-  std::string_view in = payload;
-  if (n == 0) return PayloadCorruption(Codec::kDeltaVarint, "needs one or more values", payload, in);
-  const char* p = in.data();
-  const char* limit = p + in.size();
-  uint64_t acc = 0;
+  if (n == 0) return PayloadCorruption(Codec::kDeltaVarint, "needs one or more values", payload, payload);
+  const char* p = payload.data();
+  const char* const limit = p + payload.size();
+  uint64_t acc = 0;  // the first "delta" is the first value itself
   for (size_t i = 0; i < n; ++i) {
     uint64_t z;
     // One-byte varints dominate (small deltas), so test for them before the general decoder.
     if (p < limit && static_cast<uint8_t>(*p) < 0x80) {
       z = static_cast<uint8_t>(*p++);
     } else {
-      p = DecodeVarint64(p, limit, &z);
-      if (p == nullptr) {
-        return PayloadCorruption(Codec::kDeltaVarint, "truncated value " + std::to_string(i), payload, in);
+      const char* next = DecodeVarint64(p, limit, &z);
+      if (next == nullptr) {
+        return PayloadCorruption(Codec::kDeltaVarint, "truncated value " + std::to_string(i), payload,
+                                 std::string_view(p, limit - p));
       }
+      p = next;
     }
-    acc = i == 0 ? static_cast<uint64_t>(ZigZagDecode(z)) : acc + static_cast<uint64_t>(ZigZagDecode(z));
+    acc += static_cast<uint64_t>(ZigZagDecode(z));
     out[i] = static_cast<int64_t>(acc);
-    in = std::string_view(p, limit - p);
   }
-  return ExpectConsumed(Codec::kDeltaVarint, payload, in);
+  return ExpectConsumed(Codec::kDeltaVarint, payload, std::string_view(p, limit - p));
 }
 
 }  // namespace gnomon::encoding

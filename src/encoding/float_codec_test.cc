@@ -55,7 +55,7 @@ TEST(FloatCodecTest, EveryCodecRoundTripsEveryShapeAndLength) {
       for (double x : v) raw.append(reinterpret_cast<const char*>(&x), 8);
       payloads.emplace_back(Codec::kRawFloat, raw);
       for (const auto& [codec, payload] : payloads) {
-        for (Compression c : {Compression::kNone, Compression::kZstd, Compression::kLz4}) {
+        for (Compression c : {Compression::kNone, Compression::kZstd, Compression::kLz4, Compression::kHuffman}) {
           const std::string block = BlockOf(codec, c, n, payload);
           std::vector<double> out;
           Status s = DecodeFloat64s(block, &out);

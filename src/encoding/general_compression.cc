@@ -7,6 +7,7 @@
 
 #include "src/base/check.h"
 #include "src/base/coding.h"
+#include "src/encoding/huffman.h"
 
 namespace gnomon::encoding {
 namespace {
@@ -65,6 +66,11 @@ bool CompressInto(Compression compression, std::string_view payload, std::string
     stored->resize(header + n);
     return true;
   }
+  if (compression == Compression::kHuffman) {
+    if (payload.empty()) return false;
+    HuffmanCompress(payload, stored);
+    return true;
+  }
   stored->resize(header + LZ4_compressBound(static_cast<int>(payload.size())));
   const int n = LZ4_compress_default(payload.data(), stored->data() + header, static_cast<int>(payload.size()),
                                      static_cast<int>(stored->size() - header));
@@ -86,21 +92,22 @@ Compression CompressPayload(std::string_view payload, std::string* stored) {
   if (payload.size() < kMinTryBytes || payload.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
     return Compression::kNone;
   }
-  std::string zstd, lz4;
-  const bool zstd_ok = CompressInto(Compression::kZstd, payload, &zstd);
-  const bool lz4_ok = CompressInto(Compression::kLz4, payload, &lz4);
-
-  const bool zstd_pays = zstd_ok && Pays(zstd.size(), payload.size());
-  const bool lz4_pays = lz4_ok && Pays(lz4.size(), payload.size());
-  if (lz4_pays && (!zstd_pays || lz4.size() <= zstd.size() + zstd.size() / 8)) {
-    *stored = std::move(lz4);
-    return Compression::kLz4;
+  struct Try {
+    Compression compression;
+    std::string stored;
+    bool pays;
+  };
+  Try tries[] = {{Compression::kZstd, {}, false}, {Compression::kHuffman, {}, false}, {Compression::kLz4, {}, false}};
+  Try* best = nullptr;
+  for (Try& t : tries) {
+    t.pays = CompressInto(t.compression, payload, &t.stored) && Pays(t.stored.size(), payload.size());
+    if (t.pays && (best == nullptr || t.stored.size() < best->stored.size())) best = &t;
   }
-  if (zstd_pays) {
-    *stored = std::move(zstd);
-    return Compression::kZstd;
-  }
-  return Compression::kNone;
+  if (best == nullptr) return Compression::kNone;
+  Try& lz4 = tries[2];
+  if (lz4.pays && lz4.stored.size() <= best->stored.size() + best->stored.size() / 8) best = &lz4;
+  *stored = std::move(best->stored);
+  return best->compression;
 }
 
 Status DecompressPayload(Compression compression, std::string_view stored, std::string* raw) {
@@ -140,6 +147,9 @@ Status DecompressPayload(Compression compression, std::string_view stored, std::
       return Status::Corruption("compressed payload: lz4 block is malformed or truncated");
     }
     return Status::OK();
+  }
+  if (compression == Compression::kHuffman) {
+    return HuffmanDecompress(stored, raw_len, raw->data()).WithContext("compressed payload");
   }
   return Status::Corruption("compressed payload: unknown compression");
 }

@@ -1,8 +1,9 @@
-// The general-purpose stage: zstd or lz4 over a codec's payload, kept only where it pays.
+// The general-purpose stage: zstd, lz4 or an order-0 Huffman code over a codec's payload, kept only
+// where it pays.
 //
-// Stored form of a compressed payload: [raw length: varint][zstd frame | lz4 block].
-// The codec kernels leave byte-aligned, skewed streams (e.g. small zigzag deltas one per byte) for zstd's
-// Huffman literals to entropy-code; bit-packed payloads rarely shrink further and stay uncompressed.
+// Stored form of a compressed payload: [raw length: varint][zstd frame | lz4 block | huffman.h stream].
+// The codec kernels leave byte-aligned, skewed streams (e.g. small zigzag deltas one per byte) for the
+// entropy coders; bit-packed payloads rarely shrink further and stay uncompressed.
 #pragma once
 
 #include <string>
@@ -18,12 +19,13 @@ namespace gnomon::encoding {
 // allocates for a hostile size.
 inline constexpr size_t kMaxExpansion = 1024;
 
-// Compresses `payload` with zstd and lz4; returns the one kept (lz4 when nearly as small, as it decodes
-// faster) and its stored form in *stored, or kNone (stored untouched) when neither saves >= 10%.
+// Compresses `payload` with zstd, lz4 and Huffman; returns the one kept (the smallest, except lz4 when
+// within 12.5% of it, as lz4 decodes fastest) and its stored form in *stored, or kNone (stored
+// untouched) when none saves >= 10%.
 // Payloads under 32 bytes are not tried.
 Compression CompressPayload(std::string_view payload, std::string* stored);
 
-// The stored form of `payload` under `compression` (zstd or lz4), whether or not it pays. For tests and
+// The stored form of `payload` under `compression` (not kNone), whether or not it pays. For tests and
 // tools that need a particular form; encoders use CompressPayload.
 std::string CompressWith(Compression compression, std::string_view payload);
 

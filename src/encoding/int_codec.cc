@@ -107,8 +107,8 @@ void EncodeIntBlock(std::span<const int64_t> v, std::string* out) {
   Compression compression = CompressPayload(payload, &stored);
   size_t best_final = compression == Compression::kNone ? payload.size() : stored.size();
 
-  // Small deltas written one per byte are a skewed byte stream that zstd's Huffman stage codes near its
-  // entropy, well below a bit-packed width (random walks: ~2.5 vs ~3.3 bits/value). Offer that form too
+  // Small deltas written one per byte are a skewed byte stream that the entropy stage (Huffman) codes
+  // near its entropy, well below a bit-packed width (random walks: ~2.3 vs ~3.3 bits/value). Offer that form too
   // when the deltas fit in about a byte each. A compressed form must beat the uncompressed winner by 10%
   // to be worth its slower decode.
   if (best.codec != Codec::kDeltaVarint && delta_varint_size <= static_cast<size_t>(n) * 5 / 4 + 8) {

@@ -1,0 +1,246 @@
+#include "src/encoding/huffman.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <queue>
+#include <vector>
+
+#include "src/base/check.h"
+#include "src/base/coding.h"
+#include "src/encoding/bit_stream.h"
+
+namespace gnomon::encoding {
+namespace {
+
+constexpr int kTableBits = kHuffmanMaxCodeLength;
+constexpr size_t kTableSize = size_t{1} << kTableBits;
+
+// Huffman code lengths for the nonzero counts; symbols with count 0 get length 0.
+std::array<uint8_t, 256> HuffmanLengths(const std::array<uint64_t, 256>& counts) {
+  struct Node {
+    uint64_t weight;
+    int index;
+    bool operator>(const Node& o) const { return weight != o.weight ? weight > o.weight : index > o.index; }
+  };
+  std::array<uint8_t, 256> lengths{};
+  std::vector<int> parent;
+  std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap;
+  std::vector<int> leaf_of_symbol(256, -1);
+  for (int s = 0; s < 256; ++s) {
+    if (counts[s] == 0) continue;
+    leaf_of_symbol[s] = static_cast<int>(parent.size());
+    heap.push({counts[s], static_cast<int>(parent.size())});
+    parent.push_back(-1);
+  }
+  if (parent.size() == 1) {
+    for (int s = 0; s < 256; ++s) {
+      if (counts[s] != 0) lengths[s] = 1;
+    }
+    return lengths;
+  }
+  while (heap.size() > 1) {
+    const Node a = heap.top();
+    heap.pop();
+    const Node b = heap.top();
+    heap.pop();
+    const int p = static_cast<int>(parent.size());
+    parent.push_back(-1);
+    parent[a.index] = p;
+    parent[b.index] = p;
+    heap.push({a.weight + b.weight, p});
+  }
+  for (int s = 0; s < 256; ++s) {
+    if (leaf_of_symbol[s] < 0) continue;
+    int depth = 0;
+    for (int n = leaf_of_symbol[s]; parent[n] >= 0; n = parent[n]) ++depth;
+    lengths[s] = static_cast<uint8_t>(std::min(depth, 255));
+  }
+  return lengths;
+}
+
+// Canonical codes, bit-reversed for an LSB-first stream. REQUIRES: lengths satisfy Kraft.
+std::array<uint16_t, 256> CanonicalCodes(const std::array<uint8_t, 256>& lengths) {
+  std::array<uint16_t, 256> codes{};
+  uint32_t code = 0;
+  int prev_len = 0;
+  for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) {
+    for (int s = 0; s < 256; ++s) {
+      if (lengths[s] != len) continue;
+      code <<= (len - prev_len);
+      prev_len = len;
+      uint16_t reversed = 0;
+      for (int b = 0; b < len; ++b) reversed |= static_cast<uint16_t>(((code >> b) & 1) << (len - 1 - b));
+      codes[s] = reversed;
+      ++code;
+    }
+  }
+  return codes;
+}
+
+
+constexpr int kStreams = 4;
+
+size_t SegmentSize(size_t n) { return (n + kStreams - 1) / kStreams; }
+
+// One stream's decoding state.
+struct StreamCursor {
+  const uint8_t* bits;
+  size_t nbytes;
+  uint64_t pos = 0;  // bit position
+  char* out;
+  size_t n;          // symbols to produce
+  size_t i = 0;      // symbols produced
+};
+
+}  // namespace
+
+void HuffmanCompress(std::string_view in, std::string* out) {
+  GNOMON_CHECK(!in.empty());
+  std::array<uint64_t, 256> counts{};
+  for (unsigned char c : in) ++counts[c];
+  std::array<uint8_t, 256> lengths = HuffmanLengths(counts);
+  // Limit code lengths by flattening the distribution until the tree is shallow enough: simple, and
+  // the loss is negligible because only symbols rarer than ~2^-12 are affected.
+  while (*std::max_element(lengths.begin(), lengths.end()) > kHuffmanMaxCodeLength) {
+    for (auto& c : counts) {
+      if (c != 0) c = (c + 1) / 2;
+    }
+    lengths = HuffmanLengths(counts);
+  }
+  const std::array<uint16_t, 256> codes = CanonicalCodes(lengths);
+  int k = 0;
+  for (uint8_t l : lengths) k += l != 0;
+  out->push_back(static_cast<char>(k - 1));
+  for (int s = 0; s < 256; ++s) {
+    if (lengths[s] == 0) continue;
+    out->push_back(static_cast<char>(s));
+    out->push_back(static_cast<char>(lengths[s]));
+  }
+  std::string streams[kStreams];
+  const size_t seg = SegmentSize(in.size());
+  for (int j = 0; j < kStreams; ++j) {
+    const size_t begin = std::min(in.size(), j * seg);
+    const size_t end = std::min(in.size(), begin + seg);
+    BitWriter w(&streams[j]);
+    for (size_t i = begin; i < end; ++i) {
+      const auto c = static_cast<unsigned char>(in[i]);
+      w.Write(codes[c], lengths[c]);
+    }
+    w.Flush();
+  }
+  for (int j = 0; j < kStreams - 1; ++j) PutVarint64(out, streams[j].size());
+  for (const std::string& s : streams) out->append(s);
+}
+
+namespace {
+
+// Decodes cursor's symbols one at a time, bounds-checked; the path for stream tails.
+inline bool DecodeTail(const std::array<uint16_t, kTableSize>& table, StreamCursor* c) {
+  const uint64_t total_bits = uint64_t{c->nbytes} * 8;
+  for (; c->i < c->n; ++c->i) {
+    const size_t byte = c->pos >> 3;
+    if (byte >= c->nbytes) return false;
+    uint64_t w = 0;
+    std::memcpy(&w, c->bits + byte, std::min<size_t>(8, c->nbytes - byte));
+    w >>= (c->pos & 7);
+    const uint16_t e = table[w & (kTableSize - 1)];
+    const int len = e >> 8;
+    if (len == 0) return false;
+    c->pos += len;
+    if (c->pos > total_bits) return false;
+    c->out[c->i] = static_cast<char>(e & 0xff);
+  }
+  return (c->pos + 7) / 8 == c->nbytes;
+}
+
+// Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). REQUIRES: room for both.
+inline bool FastReady(const StreamCursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
+
+inline int DecodeFour(const std::array<uint16_t, kTableSize>& table, StreamCursor* c) {
+  uint64_t w;
+  std::memcpy(&w, c->bits + (c->pos >> 3), 8);
+  w >>= (c->pos & 7);
+  int invalid = 0;
+  for (int j = 0; j < 4; ++j) {
+    const uint16_t e = table[w & (kTableSize - 1)];
+    const int len = e >> 8;
+    invalid |= len == 0;
+    w >>= len;
+    c->pos += len;
+    c->out[c->i++] = static_cast<char>(e & 0xff);
+  }
+  return invalid;
+}
+
+}  // namespace
+
+Status HuffmanDecompress(std::string_view stored, size_t raw_len, char* out) {
+  auto corrupt = [&](const std::string& what, size_t offset) {
+    return Status::Corruption("huffman: " + what + " at offset " + std::to_string(offset));
+  };
+  if (stored.empty()) return corrupt("missing symbol count", 0);
+  const size_t k = static_cast<uint8_t>(stored[0]) + size_t{1};
+  if (stored.size() < 1 + 2 * k) return corrupt("truncated code table", stored.size());
+  std::array<uint8_t, 256> lengths{};
+  uint32_t kraft = 0;  // in units of 2^-12
+  int prev_symbol = -1;
+  for (size_t i = 0; i < k; ++i) {
+    const int s = static_cast<uint8_t>(stored[1 + 2 * i]);
+    const int len = static_cast<uint8_t>(stored[2 + 2 * i]);
+    if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
+    if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
+    prev_symbol = s;
+    lengths[s] = static_cast<uint8_t>(len);
+    kraft += uint32_t{1} << (kTableBits - len);
+  }
+  if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
+  const std::array<uint16_t, 256> codes = CanonicalCodes(lengths);
+  // Entry: symbol | length << 8; length 0 marks a bit pattern no code starts with.
+  std::array<uint16_t, kTableSize> table{};
+  for (int s = 0; s < 256; ++s) {
+    const int len = lengths[s];
+    if (len == 0) continue;
+    for (size_t j = codes[s]; j < kTableSize; j += size_t{1} << len) {
+      table[j] = static_cast<uint16_t>(s | (len << 8));
+    }
+  }
+
+  std::string_view rest = stored.substr(1 + 2 * k);
+  uint64_t sizes[kStreams];
+  uint64_t used = 0;
+  for (int j = 0; j < kStreams - 1; ++j) {
+    if (!GetVarint64(&rest, &sizes[j]) || sizes[j] > rest.size() - std::min<uint64_t>(used, rest.size())) {
+      return corrupt("stream size out of range", stored.size() - rest.size());
+    }
+    used += sizes[j];
+  }
+  if (used > rest.size()) return corrupt("stream sizes exceed the data", stored.size() - rest.size());
+  sizes[kStreams - 1] = rest.size() - used;
+
+  StreamCursor cur[kStreams];
+  const size_t seg = SegmentSize(raw_len);
+  const auto* data = reinterpret_cast<const uint8_t*>(rest.data());
+  for (int j = 0, at = 0; j < kStreams; ++j) {
+    const size_t begin = std::min(raw_len, j * seg);
+    cur[j] = StreamCursor{data + at, static_cast<size_t>(sizes[j]), 0, out + begin,
+                          std::min(raw_len, begin + seg) - begin};
+    at += static_cast<int>(sizes[j]);
+  }
+  int invalid = 0;
+  while (FastReady(cur[0]) && FastReady(cur[1]) && FastReady(cur[2]) && FastReady(cur[3])) {
+    invalid |= DecodeFour(table, &cur[0]);
+    invalid |= DecodeFour(table, &cur[1]);
+    invalid |= DecodeFour(table, &cur[2]);
+    invalid |= DecodeFour(table, &cur[3]);
+  }
+  if (invalid) return corrupt("invalid code", stored.size() - rest.size());
+  for (StreamCursor& c : cur) {
+    while (FastReady(c)) invalid |= DecodeFour(table, &c);
+    if (invalid || !DecodeTail(table, &c)) return corrupt("invalid, truncated or padded bit stream", stored.size() - rest.size());
+  }
+  return Status::OK();
+}
+
+}  // namespace gnomon::encoding

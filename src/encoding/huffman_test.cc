@@ -1,0 +1,83 @@
+#include "src/encoding/huffman.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace gnomon::encoding {
+namespace {
+
+std::string RoundTrip(const std::string& in, size_t* stored_size = nullptr) {
+  std::string stored;
+  HuffmanCompress(in, &stored);
+  if (stored_size) *stored_size = stored.size();
+  std::string out(in.size(), '\0');
+  Status s = HuffmanDecompress(stored, in.size(), out.data());
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return out;
+}
+
+TEST(HuffmanTest, RoundTripsShapes) {
+  std::mt19937_64 rng(1);
+  std::string uniform(10000, '\0'), one_symbol(777, 'z'), all_symbols;
+  for (auto& c : uniform) c = static_cast<char>(rng());
+  for (int s = 0; s < 256; ++s) all_symbols += static_cast<char>(s);
+  for (const std::string& in : {uniform, one_symbol, all_symbols, std::string("a"), std::string("ab")}) {
+    EXPECT_EQ(RoundTrip(in), in);
+  }
+}
+
+TEST(HuffmanTest, SkewedDistributionIsNearEntropyAndLengthLimited) {
+  // Fibonacci-like counts would give codes far longer than 12 bits without length limiting.
+  std::string in;
+  uint64_t a = 1, b = 1;
+  for (int s = 0; s < 24; ++s) {
+    in.append(a, static_cast<char>('A' + s));
+    const uint64_t c = a + b;
+    a = b;
+    b = c;
+  }
+  EXPECT_EQ(RoundTrip(in), in);
+
+  // Zigzag deltas of a +-2 walk: 5 symbols, 2.32 bits of entropy.
+  std::mt19937_64 rng(2);
+  std::string deltas(8192, '\0');
+  for (auto& c : deltas) c = static_cast<char>(rng() % 5);
+  size_t size = 0;
+  EXPECT_EQ(RoundTrip(deltas, &size), deltas);
+  EXPECT_LT(size * 8.0 / deltas.size(), 2.45);
+}
+
+TEST(HuffmanTest, TruncationAndBadTablesAreCorruption) {
+  std::mt19937_64 rng(3);
+  std::string in(500, '\0');
+  for (auto& c : in) c = static_cast<char>(rng() % 9);
+  std::string stored;
+  HuffmanCompress(in, &stored);
+  std::string out(in.size(), '\0');
+  for (size_t cut = 0; cut < stored.size(); ++cut) {
+    EXPECT_TRUE(HuffmanDecompress(stored.substr(0, cut), in.size(), out.data()).IsCorruption()) << cut;
+  }
+  EXPECT_TRUE(HuffmanDecompress(stored + "x", in.size(), out.data()).IsCorruption());
+  // Two symbols of length 1 plus one more: oversubscribed.
+  const std::string oversubscribed("\x02\x00\x01\x01\x01\x02\x01\x00", 8);
+  EXPECT_TRUE(HuffmanDecompress(oversubscribed, 3, out.data()).IsCorruption());
+  const std::string unordered("\x01\x05\x01\x04\x01\x00", 6);
+  EXPECT_TRUE(HuffmanDecompress(unordered, 3, out.data()).IsCorruption());
+  const std::string too_long("\x00\x05\x0d\x00", 4);
+  EXPECT_TRUE(HuffmanDecompress(too_long, 1, out.data()).IsCorruption());
+}
+
+RC_GTEST_PROP(HuffmanProperty, RoundTrips, (const std::string& in)) {
+  RC_PRE(!in.empty());
+  std::string stored;
+  HuffmanCompress(in, &stored);
+  std::string out(in.size(), '\0');
+  RC_ASSERT(HuffmanDecompress(stored, in.size(), out.data()).ok());
+  RC_ASSERT(out == in);
+}
+
+}  // namespace
+}  // namespace gnomon::encoding
