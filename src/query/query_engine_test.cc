@@ -137,6 +137,14 @@ TEST_F(QueryEngineTest, GroupByAliasOrdinalHavingAndOrder) {
   rows = Query("select date_trunc('minute', time) as minute, max(u) from cpu where time < '2023-06-11 00:03:00' "
                "group by minute order by minute desc limit 2");
   EXPECT_EQ(rows, (Rows{{"2023-06-11T00:02:00Z", "202"}, {"2023-06-11T00:01:00Z", "201"}}));
+  // The TSBS groupby-orderby-limit shape, with gaps in the data the window must widen over.
+  storage::WriteBatch b("db");
+  AddRow(&b, "cpu", {storage::TagSet{{"hostname", "host_9"}, {"region", "eu"}}, kT0 + 7200 * kSec, {{"u", 999}}});
+  ASSERT_TRUE(engine_->Write(b, {}).ok());
+  rows = Query("SELECT max(u), date_trunc('minute', time) from cpu WHERE time < '2023-06-11T03:00:00Z' "
+               "group by date_trunc('minute', time) order by date_trunc('minute', time) desc limit 3");
+  EXPECT_EQ(rows, (Rows{{"999", "2023-06-11T02:00:00Z"}, {"219", "2023-06-11T00:19:00Z"},
+                        {"218", "2023-06-11T00:18:00Z"}}));
 }
 
 TEST_F(QueryEngineTest, ExpressionsAndPredicates) {
@@ -159,6 +167,28 @@ TEST_F(QueryEngineTest, SubqueryCteAndDistinct) {
   EXPECT_EQ(rows, (Rows{{"eu"}, {"us"}}));
   rows = Query("SELECT r FROM (SELECT region AS r FROM cpu WHERE v = 0) AS t ORDER BY r");
   EXPECT_EQ(rows, (Rows{{"eu"}, {"eu"}, {"us"}}));
+}
+
+TEST_F(QueryEngineTest, LastValuePerHostUsesCache) {
+  // The greptime lastpoint shape.
+  const std::string sql = "select last_value(hostname order by time), last_value(region order by time), "
+                          "last_value(u order by time), last_value(time order by time) from cpu group by hostname";
+  Rows rows = Query(sql + " order by 1");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"host_2", "us", "219", "2023-06-11T00:19:50Z"}));
+  // A newer row without u: last_value(u) still finds the previous value.
+  storage::WriteBatch b("db");
+  AddRow(&b, "cpu", {storage::TagSet{{"hostname", "host_2"}, {"region", "us"}}, kT0 + 3600 * kSec, {{"v", 7}}});
+  ASSERT_TRUE(engine_->Write(b, {}).ok());
+  rows = Query(sql + " order by 1");
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"host_2", "us", "219", "2023-06-11T01:00:00Z"}));
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "db";
+  ASSERT_TRUE(query_->Execute("EXPLAIN " + sql, opts, &sink).ok());
+  std::string text;
+  for (const auto& r : sink.rows) text += r[0] + "\n";
+  EXPECT_NE(text.find("LastValueAggregate"), std::string::npos) << text;
 }
 
 TEST_F(QueryEngineTest, FirstLastAndLastValue) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include "src/query/execution/hash_aggregate_operator.h"
@@ -18,7 +19,26 @@ struct GroupKeyHash {
   }
 };
 
-// Folds rows [begin, end) of one column into a running aggregate without building Values.
+template <typename T>
+void MinMaxRun(AggState* st, bool is_min, const T* v, const uint8_t* valid, size_t begin, size_t end,
+               Value (*make)(T), T Value::*field) {
+  for (size_t r = begin; r < end; ++r) {
+    if (valid != nullptr && !valid[r]) continue;
+    T x = v[r];
+    if constexpr (std::is_floating_point_v<T>) {
+      if (x != x) continue;  // NaN is skipped
+    }
+    if (!st->has) {
+      st->best = make(x);
+      st->has = true;
+    } else if (is_min ? x < st->best.*field : x > st->best.*field) {
+      st->best.*field = x;
+    }
+  }
+}
+
+// Folds rows [begin, end) of one column into a running aggregate without building Values: the
+// kind and type are decided once per run, the row loops are tight.
 void UpdateRun(AggState* st, const AggregateSpec& spec, const storage::ColumnVector* col,
                size_t begin, size_t end) {
   if (spec.kind == AggKind::kCountStar) {
@@ -26,62 +46,86 @@ void UpdateRun(AggState* st, const AggregateSpec& spec, const storage::ColumnVec
     return;
   }
   if (col == nullptr || col->type == ValueType::kNull) return;
-  for (size_t r = begin; r < end; ++r) {
-    if (!col->IsValid(r)) continue;
-    switch (spec.kind) {
-      case AggKind::kCount: ++st->count; break;
-      case AggKind::kSum:
-      case AggKind::kAvg:
-        ++st->count;
-        switch (col->type) {
-          case ValueType::kInt64:
-            if (__builtin_add_overflow(st->isum, col->i64[r], &st->isum)) st->int_overflow = true;
-            st->sum += static_cast<double>(col->i64[r]);
-            break;
-          case ValueType::kFloat64: st->sum += col->f64[r]; break;
-          case ValueType::kUInt64: st->sum += static_cast<double>(col->u64[r]); break;
-          case ValueType::kBool:
-            st->isum += col->b[r];
-            st->sum += col->b[r];
-            break;
-          default: break;
+  const uint8_t* valid = col->validity;
+  size_t n = end - begin;
+  if (valid != nullptr) {
+    n = 0;
+    for (size_t r = begin; r < end; ++r) n += valid[r] != 0;
+  }
+  switch (spec.kind) {
+    case AggKind::kCount: st->count += static_cast<int64_t>(n); return;
+    case AggKind::kSum:
+    case AggKind::kAvg: {
+      st->count += static_cast<int64_t>(n);
+      switch (col->type) {
+        case ValueType::kInt64: {
+          __int128 acc = 0;
+          for (size_t r = begin; r < end; ++r) {
+            if (valid == nullptr || valid[r]) acc += col->i64[r];
+          }
+          __int128 total = static_cast<__int128>(st->isum) + acc;
+          if (total > INT64_MAX || total < INT64_MIN) st->int_overflow = true;
+          st->isum = static_cast<int64_t>(total);
+          st->sum += static_cast<double>(acc);
+          return;
         }
-        break;
-      case AggKind::kMin:
-      case AggKind::kMax: {
-        const bool is_min = spec.kind == AggKind::kMin;
-        switch (col->type) {
-          case ValueType::kInt64: {
-            int64_t v = col->i64[r];
-            if (!st->has) { st->best = Value::Int(v); st->has = true; }
-            else if (is_min ? v < st->best.i : v > st->best.i) st->best.i = v;
-            break;
+        case ValueType::kFloat64: {
+          double acc = 0;
+          for (size_t r = begin; r < end; ++r) {
+            if (valid == nullptr || valid[r]) acc += col->f64[r];
           }
-          case ValueType::kFloat64: {
-            double v = col->f64[r];
-            if (v != v) break;  // NaN is skipped
-            if (!st->has) { st->best = Value::Float(v); st->has = true; }
-            else if (is_min ? v < st->best.f : v > st->best.f) st->best.f = v;
-            break;
-          }
-          case ValueType::kUInt64: {
-            uint64_t v = col->u64[r];
-            if (!st->has) { st->best = Value::UInt(v); st->has = true; }
-            else if (is_min ? v < st->best.u : v > st->best.u) st->best.u = v;
-            break;
-          }
-          case ValueType::kBool: {
-            bool v = col->b[r] != 0;
-            if (!st->has) { st->best = Value::Bool(v); st->has = true; }
-            else if (is_min ? v < st->best.b : v > st->best.b) st->best.b = v;
-            break;
-          }
-          default: break;
+          st->sum += acc;
+          return;
         }
-        break;
+        case ValueType::kUInt64: {
+          double acc = 0;
+          for (size_t r = begin; r < end; ++r) {
+            if (valid == nullptr || valid[r]) acc += static_cast<double>(col->u64[r]);
+          }
+          st->sum += acc;
+          return;
+        }
+        case ValueType::kBool: {
+          int64_t acc = 0;
+          for (size_t r = begin; r < end; ++r) {
+            if (valid == nullptr || valid[r]) acc += col->b[r];
+          }
+          st->isum += acc;
+          st->sum += static_cast<double>(acc);
+          return;
+        }
+        default: return;
       }
-      default: break;
     }
+    case AggKind::kMin:
+    case AggKind::kMax: {
+      const bool is_min = spec.kind == AggKind::kMin;
+      switch (col->type) {
+        case ValueType::kInt64:
+          MinMaxRun<int64_t>(st, is_min, col->i64, valid, begin, end, &Value::Int, &Value::i);
+          return;
+        case ValueType::kFloat64:
+          MinMaxRun<double>(st, is_min, col->f64, valid, begin, end, &Value::Float, &Value::f);
+          return;
+        case ValueType::kUInt64:
+          MinMaxRun<uint64_t>(st, is_min, col->u64, valid, begin, end, &Value::UInt, &Value::u);
+          return;
+        case ValueType::kBool:
+          for (size_t r = begin; r < end; ++r) {
+            if (valid != nullptr && !valid[r]) continue;
+            bool v = col->b[r] != 0;
+            if (!st->has) {
+              st->best = Value::Bool(v);
+              st->has = true;
+            } else if (is_min ? v < st->best.b : v > st->best.b) {
+              st->best.b = v;
+            }
+          }
+          return;
+        default: return;
+      }
+    }
+    default: return;
   }
 }
 
@@ -118,12 +162,13 @@ class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
     size_t r = 0;
     while (r < batch.rows) {
       const int64_t b = BucketOf(batch.times[r]);
-      size_t end = r + 1;
-      // Rows come in time order: extend the run while the bucket stays the same.
+      size_t end = batch.rows;
+      // Rows come in time order: the run lasts until the first row past the bucket's end
+      // (or before its start, for newest-first order).
       if (bucket_key_) {
-        while (end < batch.rows && BucketOf(batch.times[end]) == b) ++end;
-      } else {
-        end = batch.rows;
+        const int64_t limit = bucket_key_->bucket.BucketEnd(b);
+        end = r + 1;
+        while (end < batch.rows && batch.times[end] < limit && batch.times[end] >= b) ++end;
       }
       std::vector<AggState>& states = partial_->Get(tg, b, naggs);
       for (size_t a = 0; a < naggs; ++a) {
@@ -180,6 +225,7 @@ BucketAggregateOperator::BucketAggregateOperator(
 std::string BucketAggregateOperator::Describe() const {
   std::string d = "BucketAggregate " + table_ + ": " + std::to_string(series_.size()) +
                   " series, block statistics where a block fits one bucket; keys";
+  if (newest_buckets_ > 0) d = "BucketAggregate (newest " + std::to_string(newest_buckets_) + " buckets) " + d.substr(16);
   for (const BucketGroupKey& k : keys_) d += " " + k.name;
   d += "; aggregates";
   for (const AggregateSpec& s : specs_) d += " " + s.text;
@@ -187,6 +233,41 @@ std::string BucketAggregateOperator::Describe() const {
 }
 
 Status BucketAggregateOperator::Run() {
+  const BucketGroupKey* bucket = nullptr;
+  for (const BucketGroupKey& k : keys_) {
+    if (k.kind == BucketGroupKey::Kind::kBucket) bucket = &k;
+  }
+  if (newest_buckets_ == 0 || bucket == nullptr || keys_.size() != 1) {
+    return Aggregate(min_time_, max_time_);
+  }
+  int64_t data_min, data_max;
+  reader_->TimeRange(&data_min, &data_max);
+  if (data_min > data_max) return Aggregate(min_time_, max_time_);
+  const int64_t hi = std::min(max_time_, data_max);
+  const int64_t lowest = std::max(min_time_, data_min);
+  if (hi < lowest) return Aggregate(min_time_, max_time_);
+  // Start with exactly n buckets back from the newest; double the span until n are found or the
+  // window reaches the oldest data. Window starts are bucket starts, so every bucket inside the
+  // window is complete.
+  int64_t span = 0;
+  int64_t b = bucket->bucket.Apply(hi);
+  for (size_t i = 1; i < newest_buckets_; ++i) {
+    int64_t prev = bucket->bucket.Apply(b - 1);
+    span += b - prev;
+    b = prev;
+  }
+  while (true) {
+    int64_t lo = bucket->bucket.Apply(hi - std::min(span, hi - INT64_MIN / 2));
+    out_keys_.clear();
+    out_states_.clear();
+    if (lo <= lowest) return Aggregate(min_time_, max_time_);
+    GNOMON_RETURN_IF_ERROR(Aggregate(lo, hi));
+    if (out_keys_.size() >= newest_buckets_) return Status::OK();
+    span = span > INT64_MAX / 4 ? INT64_MAX / 2 : std::max<int64_t>(span * 2, 1);
+  }
+}
+
+Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   // Tag groups: series with the same values of the grouped tags share one.
   std::vector<uint32_t> series_group(series_.size());
   std::vector<std::vector<Value>> group_tags;
@@ -215,8 +296,8 @@ Status BucketAggregateOperator::Run() {
   }
   // Field columns to read, and each aggregate's position among them.
   storage::ScanSpec spec;
-  spec.min_time = min_time_;
-  spec.max_time = max_time_;
+  spec.min_time = min_time;
+  spec.max_time = max_time;
   spec.offer_stats = true;
   std::vector<int> agg_column(aggs_.size(), -1);
   for (size_t a = 0; a < aggs_.size(); ++a) {

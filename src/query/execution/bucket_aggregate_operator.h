@@ -38,6 +38,9 @@ class BucketAggregateOperator final : public Operator {
                           std::vector<BucketAggregate> aggregates, ExecutionContext* ctx,
                           int threads);
   std::string Describe() const override;
+  // Only the newest `n` buckets are wanted (GROUP BY bucket ORDER BY bucket DESC LIMIT n, no tag
+  // keys): aggregate a window of the newest buckets, widening it back until it holds n of them.
+  void SetNewestBuckets(size_t n) { newest_buckets_ = n; }
 
   // Whether an aggregate kind can run here (needs only running count/sum/min/max).
   static bool Supports(AggKind kind) { return AnsweredByStats(kind); }
@@ -49,6 +52,7 @@ class BucketAggregateOperator final : public Operator {
   struct Partial;
   class Consumer;
   Status Run();
+  Status Aggregate(int64_t min_time, int64_t max_time);
 
   std::shared_ptr<storage::TableReader> reader_;
   std::string table_;
@@ -59,6 +63,7 @@ class BucketAggregateOperator final : public Operator {
   std::vector<AggregateSpec> specs_;
   ExecutionContext* ctx_;
   int threads_;
+  size_t newest_buckets_ = 0;
   bool done_run_ = false;
   std::vector<std::vector<Value>> out_keys_;
   std::vector<std::vector<AggState>> out_states_;

@@ -1,5 +1,7 @@
 #include "src/query/execution/scan_operator.h"
 
+#include "src/query/execution/expression_executor.h"
+
 namespace gnomon::query {
 
 class ScanOperator::Consumer final : public storage::ScanConsumer {
@@ -13,10 +15,42 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
       n = std::min(n, op_.per_series_limit_ - series_rows_);
     }
     series_rows_ += n;
-    size_t field = 0;
+    if (!op_.prefilter_) {
+      Append(batch, n, out_, /*skip_tags=*/false);
+      return op_.per_series_limit_ == 0 || series_rows_ < op_.per_series_limit_;
+    }
+    // Filter on times and fields first; only the surviving rows get tag values.
+    Chunk tmp;
+    tmp.columns.resize(op_.columns_.size());
+    for (size_t c = 0; c < op_.columns_.size(); ++c) InitVector(&tmp.columns[c], op_.columns_[c].type);
+    Append(batch, n, &tmp, /*skip_tags=*/true);
+    status_ = EvaluateFilter(*op_.prefilter_, tmp, &selection_);
+    if (!status_.ok()) return false;
     for (size_t c = 0; c < op_.columns_.size(); ++c) {
       const ScanColumn& col = op_.columns_[c];
       Vector& v = out_->columns[c];
+      if (col.kind == ScanColumn::Kind::kTag) {
+        std::string_view tag = op_.reader_->SeriesTag(batch.series, col.name);
+        for (size_t i = 0; i < selection_.size(); ++i) {
+          AppendValue(&v, tag.empty() ? Value::Null() : Value::String(std::string(tag)));
+        }
+      } else {
+        for (uint32_t r : selection_) AppendFrom(&v, tmp.columns[c], r);
+      }
+    }
+    out_->rows += selection_.size();
+    return true;
+  }
+
+  Status status() const { return status_; }
+
+  // Appends rows [0, n) of `batch` to `dst` (tag columns left empty when skip_tags).
+  void Append(const storage::ColumnBatch& batch, size_t n, Chunk* dst, bool skip_tags) {
+    size_t field = 0;
+    for (size_t c = 0; c < op_.columns_.size(); ++c) {
+      const ScanColumn& col = op_.columns_[c];
+      Vector& v = dst->columns[c];
+      if (skip_tags && col.kind == ScanColumn::Kind::kTag) continue;
       switch (col.kind) {
         case ScanColumn::Kind::kTime:
           v.i64.insert(v.i64.end(), batch.times, batch.times + n);
@@ -71,8 +105,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
         }
       }
     }
-    out_->rows += n;
-    return op_.per_series_limit_ == 0 || series_rows_ < op_.per_series_limit_;
+    dst->rows += n;
   }
 
   void StartSeries() { series_rows_ = 0; }
@@ -81,6 +114,8 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
   const ScanOperator& op_;
   Chunk* out_;
   size_t series_rows_ = 0;
+  Status status_;
+  std::vector<uint32_t> selection_;
 };
 
 ScanOperator::ScanOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
@@ -100,6 +135,7 @@ std::string ScanOperator::Describe() const {
   std::string d = "Scan " + table_ + ": " + std::to_string(spec_.series.size()) + " series";
   if (!pushdown_note_.empty()) d += ", " + pushdown_note_;
   if (per_series_limit_ > 0) d += ", newest " + std::to_string(per_series_limit_) + " rows per series";
+  if (prefilter_) d += ", filter before tags: " + prefilter_text_;
   return d;
 }
 
@@ -115,6 +151,7 @@ Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
     one.series.assign(1, spec_.series[next_series_++]);
     consumer.StartSeries();
     GNOMON_RETURN_IF_ERROR(reader_->Scan(one, &consumer, &metrics));
+    GNOMON_RETURN_IF_ERROR(consumer.status());
   }
   ctx_->stats.series_scanned += metrics.series_scanned;
   ctx_->stats.blocks_decoded += metrics.blocks_decoded;

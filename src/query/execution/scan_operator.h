@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/query/execution/operator.h"
+#include "src/query/planner/bound_expression.h"
 #include "src/storage/scan.h"
 
 namespace gnomon::query {
@@ -24,6 +25,12 @@ class ScanOperator final : public Operator {
   ScanOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
                std::vector<ScanColumn> columns, storage::ScanSpec spec, ExecutionContext* ctx,
                size_t per_series_limit, std::string pushdown_note);
+  // Evaluates `predicate` (bound against this operator's columns, using no tag column) on each
+  // batch before tag values are materialised, keeping only the rows where it is true.
+  void SetPrefilter(BoundExprPtr predicate, std::string text) {
+    prefilter_ = std::move(predicate);
+    prefilter_text_ = std::move(text);
+  }
   std::string Describe() const override;
 
  protected:
@@ -38,6 +45,8 @@ class ScanOperator final : public Operator {
   ExecutionContext* ctx_;
   size_t per_series_limit_;
   std::string pushdown_note_;
+  BoundExprPtr prefilter_;
+  std::string prefilter_text_;
   size_t next_series_ = 0;
 };
 

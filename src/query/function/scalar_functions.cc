@@ -84,6 +84,20 @@ int64_t TimeBucketFn::Apply(int64_t t) const {
   return DaysFromCivil(y, 1, 1) * kNanosPerDay;
 }
 
+int64_t TimeBucketFn::BucketEnd(int64_t start) const {
+  if (calendar == Calendar::kNone) {
+    return start > INT64_MAX - width ? INT64_MAX : start + width;
+  }
+  if (calendar == Calendar::kWeek) return start + 7 * kNanosPerDay;
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(FloorDiv(start, kNanosPerDay), &y, &m, &d);
+  unsigned months = calendar == Calendar::kMonth ? 1 : (calendar == Calendar::kQuarter ? 3 : 12);
+  int64_t total = y * 12 + (m - 1) + months;
+  return DaysFromCivil(FloorDiv(total, 12), static_cast<unsigned>(total - FloorDiv(total, 12) * 12) + 1, 1) *
+         kNanosPerDay;
+}
+
 Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
   const std::string& n = e->name;
   auto& args = e->children;

@@ -27,6 +27,8 @@ struct TimeBucketFn {
   // Calendar truncation for date_trunc('month'|'quarter'|'year'|'week'), else kNone.
   enum class Calendar : uint8_t { kNone, kWeek, kMonth, kQuarter, kYear } calendar = Calendar::kNone;
   int64_t Apply(int64_t t) const;
+  // The first instant after the bucket that starts at `bucket_start` (its exclusive end).
+  int64_t BucketEnd(int64_t bucket_start) const;
 };
 // If `e` is a bucketing call whose timestamp argument is input column `*column`, fills *fn.
 bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column);

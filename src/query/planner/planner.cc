@@ -8,6 +8,7 @@
 #include "src/query/execution/expression_executor.h"
 #include "src/query/execution/hash_aggregate_operator.h"
 #include "src/query/execution/last_point_operator.h"
+#include "src/query/execution/last_value_aggregate_operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/query/function/scalar_functions.h"
 #include "src/query/planner/binder.h"
@@ -212,17 +213,26 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
     spec.min_time = push.min_time;
     spec.max_time = push.max_time;
     spec.newest_first = newest_first;
-    OperatorPtr op = std::make_unique<ScanOperator>(base->reader, base->name, scan_columns, spec, ctx_,
-                                                    per_series_limit, push.note);
-    if (!push.residual.empty()) {
-      // AND of the residual conjuncts.
-      auto conj = std::make_unique<ConjunctionExpression>(ConjunctionOp::kAnd);
-      for (const ParsedExpression* r : push.residual) conj->children.push_back(r->Copy());
-      const ParsedExpression& pred = push.residual.size() == 1 ? *push.residual[0] : *conj;
-      GNOMON_ASSIGN_OR_RETURN(auto bound, Bind(pred, src_ctx));
-      op = std::make_unique<FilterOperator>(std::move(op), std::move(bound), pred.ToString());
+    auto scan = std::make_unique<ScanOperator>(base->reader, base->name, scan_columns, spec, ctx_,
+                                               per_series_limit, push.note);
+    if (push.residual.empty()) return OperatorPtr(std::move(scan));
+    // AND of the residual conjuncts.
+    auto conj = std::make_unique<ConjunctionExpression>(ConjunctionOp::kAnd);
+    for (const ParsedExpression* r : push.residual) conj->children.push_back(r->Copy());
+    const ParsedExpression& pred = push.residual.size() == 1 ? *push.residual[0] : *conj;
+    GNOMON_ASSIGN_OR_RETURN(auto bound, Bind(pred, src_ctx));
+    // A predicate over times and fields only runs inside the scan, before tags are materialised.
+    std::set<std::string> used;
+    CollectColumnNames(pred, &used);
+    bool uses_tags = false;
+    for (const ScanColumn& c : scan_columns) {
+      if (c.kind == ScanColumn::Kind::kTag && used.count(c.name)) uses_tags = true;
     }
-    return op;
+    if (!uses_tags && per_series_limit == 0) {
+      scan->SetPrefilter(std::move(bound), pred.ToString());
+      return OperatorPtr(std::move(scan));
+    }
+    return OperatorPtr(std::make_unique<FilterOperator>(std::move(scan), std::move(bound), pred.ToString()));
   };
 
   OperatorPtr current;
@@ -278,9 +288,36 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
       key_names.push_back(g->ToString());
     }
 
+    // Last values per tag group: last_value(col ORDER BY time) / last(col) over a base table with
+    // no time bound read the last-value cache.
+    bool last_values = base.has_value() && push.residual.empty() && !push.has_time_bound && !specs.empty();
+    for (size_t i = 0; last_values && i < keys.size(); ++i) {
+      last_values = keys[i]->kind == BoundKind::kColumn &&
+                    scan_columns[keys[i]->column].kind == ScanColumn::Kind::kTag;
+    }
+    for (size_t i = 0; last_values && i < specs.size(); ++i) {
+      const AggregateSpec& s = specs[i];
+      last_values = s.kind == AggKind::kLast && !s.distinct && s.arg && s.arg->kind == BoundKind::kColumn &&
+                    s.key && s.key->kind == BoundKind::kColumn &&
+                    scan_columns[s.key->column].kind == ScanColumn::Kind::kTime;
+    }
+    if (last_values) {
+      std::vector<std::string> key_tags;
+      for (const auto& k : keys) key_tags.push_back(scan_columns[k->column].name);
+      std::vector<LastValueAggregate> lv;
+      for (AggregateSpec& s : specs) {
+        LastValueAggregate a;
+        a.column = scan_columns[s.arg->column];
+        a.spec = std::move(s);
+        lv.push_back(std::move(a));
+      }
+      current = std::make_unique<LastValueAggregateOperator>(base->reader, base->name, series, key_tags,
+                                                             key_names, std::move(lv), ctx_);
+    }
+
     // Fast path: bucket/tag keys and count/sum/min/max/avg of plain fields over a base table
     // whose WHERE storage answered completely.
-    bool fast = base.has_value() && push.residual.empty();
+    bool fast = !last_values && base.has_value() && push.residual.empty();
     std::vector<BucketGroupKey> bkeys;
     for (size_t i = 0; fast && i < keys.size(); ++i) {
       const BoundExpr& k = *keys[i];
@@ -325,10 +362,26 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
         baggs[i].spec.text = specs[i].text;
         if (specs[i].arg) baggs[i].spec.arg = MakeColumnRef(specs[i].arg->column, specs[i].arg->type);
       }
-      current = std::make_unique<BucketAggregateOperator>(base->reader, base->name, series, push.min_time,
+      const bool one_bucket_key = bkeys.size() == 1 && bkeys[0].kind == BucketGroupKey::Kind::kBucket;
+      const std::string bucket_text = one_bucket_key ? key_names[0] : std::string();
+      auto op = std::make_unique<BucketAggregateOperator>(base->reader, base->name, series, push.min_time,
                                                           push.max_time, std::move(bkeys), std::move(baggs),
                                                           ctx_, options_.threads);
-    } else {
+      // ORDER BY <the bucket> DESC LIMIT n: only the newest n buckets matter.
+      if (one_bucket_key && node.limit && !node.having && !node.distinct && node.distinct_on.empty() &&
+          !node.order_by.empty() && node.order_by[0].descending) {
+        const ParsedExpression* o = node.order_by[0].expression.get();
+        if (auto n = Ordinal(*o); n && *n >= 1 && *n <= static_cast<int64_t>(items.size())) {
+          o = items[*n - 1];
+        } else if (o->expression_class == ExpressionClass::kColumnRef && aliases.count(o->ToString())) {
+          o = aliases[o->ToString()];
+        }
+        if (o->ToString() == bucket_text) {
+          op->SetNewestBuckets(static_cast<size_t>(*node.limit + node.offset.value_or(0)));
+        }
+      }
+      current = std::move(op);
+    } else if (!last_values) {
       if (base) {
         GNOMON_ASSIGN_OR_RETURN(current, make_scan(0, false));
       } else {
