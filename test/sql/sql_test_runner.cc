@@ -86,7 +86,10 @@ bool CellsMatch(const std::string& expected, const std::string& actual) {
 
 std::string JoinRow(const std::vector<std::string>& row) {
   std::string s;
-  for (size_t i = 0; i < row.size(); ++i) s += (i ? "\t" : "") + row[i];
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (i > 0) s += '\t';
+    s += row[i];
+  }
   return s;
 }
 
@@ -167,8 +170,12 @@ class SqlFileRun {
             << (pr.errors.empty() ? "" : "line " + std::to_string(pr.errors[0].line) + ": " + pr.errors[0].reason);
         auto w = engine_->Write(batch, {});
         ASSERT_TRUE(w.ok()) << where << ": write failed: " << w.status().ToString();
-        if (mode_ == Mode::kFlushAfterLoad) ASSERT_TRUE(engine_->Flush().ok()) << where;
-        if (mode_ == Mode::kRestartAfterLoad) ASSERT_NO_FATAL_FAILURE(Restart());
+        if (mode_ == Mode::kFlushAfterLoad) {
+          ASSERT_TRUE(engine_->Flush().ok()) << where;
+        }
+        if (mode_ == Mode::kRestartAfterLoad) {
+          ASSERT_NO_FATAL_FAILURE(Restart());
+        }
         return;
       }
       case StepKind::kStatement:
