@@ -3,7 +3,7 @@
 #include <string>
 
 #include "src/server/api/error_writer.h"
-#include "src/server/api/result_writer.h"
+#include "src/server/api/result_stream.h"
 #include "src/server/http/query_params.h"
 
 namespace gnomon::server::api {
@@ -22,10 +22,21 @@ int SqlErrorStatus(const Status& s) {
   }
 }
 
+// The statement as a log line shows it: one line, at most 200 bytes.
+std::string Abbreviate(std::string_view sql) {
+  constexpr size_t kMax = 200;
+  std::string out(sql.substr(0, kMax));
+  for (char& c : out) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (sql.size() > kMax) out += "...";
+  return out;
+}
+
 }  // namespace
 
-http::Handler MakeSqlHandler(query::QueryEngine* engine) {
-  return [engine](const http::Request& request, http::Response* response) {
+http::Handler MakeSqlHandler(query::QueryEngine* engine, ResultStreamLimits limits) {
+  return [engine, limits](const http::Request& request, http::Response* response) {
     std::string sql;
     if (auto q = request.query.Get("sql")) {
       sql = std::string(*q);
@@ -64,15 +75,27 @@ http::Handler MakeSqlHandler(query::QueryEngine* engine) {
         return;
       }
     }
-    std::string body;
-    ResultWriter writer(format, epoch, &body);
-    Status s = engine->Execute(sql, options, &writer);
-    if (!s.ok()) {
-      WriteApiError(ApiDialect::kV1, SqlErrorStatus(s), s.message(), response);
-      return;
-    }
+    // The head if the answer streams; the producer replaces it when the result fits or fails early.
     response->SetText(200, format == ResultFormat::kCsv ? "text/csv; charset=utf-8" : "application/json",
-                      std::move(body));
+                      "");
+    response->stream = [engine, limits, sql = std::move(sql), options, format, epoch](
+                           http::Response* response, http::ChunkSink* out) -> Status {
+      ResultStream result(format, epoch, out, limits);
+      Status s = engine->Execute(sql, options, &result);
+      if (!result.streaming()) {
+        if (!s.ok()) {
+          WriteApiError(ApiDialect::kV1, SqlErrorStatus(s), s.message(), response);
+        } else {
+          response->body = result.TakeBuffer();
+        }
+        return Status::OK();
+      }
+      if (s.ok()) return result.Flush();
+      // The client went away, or HEAD stopped the query once the status was known.
+      if (result.sink_failed()) return s;
+      // The 200 is out: the server cuts the body short (no last chunk) and logs this.
+      return s.WithContext("query failed after its answer began streaming (" + Abbreviate(sql) + ")");
+    };
   };
 }
 

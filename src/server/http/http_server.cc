@@ -161,8 +161,15 @@ void HttpServer::Shutdown(std::chrono::milliseconds grace) {
     if (!core.sessions.empty()) {
       GNOMON_LOG_WARN("[http] shutdown grace period over; cutting {} connection(s)",
                       core.sessions.size());
+      for (auto& [ptr, weak] : core.sessions) {
+        if (auto s = weak.lock()) live.push_back(std::move(s));
+      }
     }
   }
+  // A streaming producer may be waiting for a send that the stopped I/O threads would never
+  // finish; woken with an error, it returns and its worker becomes joinable.
+  for (auto& session : live) session->Cut();
+  live.clear();
   core.work.reset();
   core.ioc.stop();
   for (auto& t : core.io_threads) t.join();

@@ -58,7 +58,9 @@ class HttpServer {
 
   // Graceful shutdown: stops accepting, closes idle keep-alive connections, lets every request
   // whose head has arrived run to completion and get its response (sent with
-  // "Connection: close"), then stops the threads. Connections still busy after `grace` are cut.
+  // "Connection: close"; a streamed body already under way runs to its end, then the connection
+  // closes), then stops the threads. Connections still busy after `grace` are cut: a streaming
+  // producer's next (or pending) ChunkSink::Write fails, so its worker can finish.
   // Idempotent; blocks until the threads have stopped.
   void Shutdown(std::chrono::milliseconds grace = std::chrono::seconds(30));
 

@@ -137,6 +137,7 @@ void HttpSession::Dispatch() {
   auto& msg = parser_->get();
   request_.method = ToMethod(msg.method());
   head_request_ = request_.method == Method::kHead;
+  http10_ = msg.version() < 11;
   request_.target = View(msg.target());
   size_t q = request_.target.find('?');
   request_.path = request_.target.substr(0, q);
@@ -171,6 +172,18 @@ void HttpSession::Dispatch() {
 void HttpSession::RunHandler() {
   handler_response_ = Response();
   route_ = core_->router->Dispatch(request_, &handler_response_);
+  if (handler_response_.stream) {
+    // Moved out first: the producer may rewrite the Response it lives in.
+    StreamProducer producer = std::move(handler_response_.stream);
+    handler_response_.stream = nullptr;
+    int status = handler_response_.status;
+    bool has_body = !(status == 204 || status == 304 || status < 200);
+    StreamEnd end = has_body ? RunStream(producer) : StreamEnd::kNotStarted;
+    if (end != StreamEnd::kNotStarted) {
+      net::post(stream_.get_executor(), [self = shared_from_this(), end] { self->AfterStream(end); });
+      return;
+    }
+  }
   net::post(stream_.get_executor(), [self = shared_from_this()] {
     self->Reply(!self->parser_->get().keep_alive() || self->stop_requested_ ||
                 self->core_->draining());
@@ -218,6 +231,9 @@ void HttpSession::RecycleBuffers() {
     std::string().swap(parser_->get().body());
   }
   if (response_.body().capacity() > kKeepBufferBytes) std::string().swap(response_.body());
+  stream_serializer_.reset();
+  stream_head_ = {};
+  std::string().swap(stream_out_);  // one send's worth; not worth keeping between requests
   gzip_.Trim(kKeepBufferBytes);
 }
 

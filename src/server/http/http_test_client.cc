@@ -95,6 +95,21 @@ Result<TestReply> TestHttpClient::Send(std::string_view method, std::string_view
   return ReadReply(method == "HEAD");
 }
 
+Status TestHttpClient::DiscardBytes(size_t n) {
+  size_t have = std::min(n, impl_->buffer.size());
+  impl_->buffer.consume(have);
+  n -= have;
+  char scratch[16 << 10];
+  beast::error_code ec;
+  impl_->stream.expires_after(std::chrono::seconds(60));
+  while (n > 0) {
+    size_t got = impl_->stream.read_some(net::buffer(scratch), ec);
+    if (ec) return Status::IOError("read: " + ec.message());
+    n -= std::min(n, got);
+  }
+  return Status::OK();
+}
+
 bool TestHttpClient::PeerClosed() {
   char byte;
   beast::error_code ec;

@@ -40,6 +40,8 @@ class TestHttpClient {
   Status WriteRaw(std::string_view bytes);
   // Reads one response (after WriteRaw); `head_request` when it answers a HEAD.
   Result<TestReply> ReadReply(bool head_request = false);
+  // Reads and discards at least `n` raw bytes (for tests that leave in the middle of a response).
+  Status DiscardBytes(size_t n);
   // True when the server has closed the connection (reads EOF within a short wait).
   bool PeerClosed();
 

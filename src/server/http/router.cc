@@ -80,11 +80,13 @@ std::string_view Router::Dispatch(const Request& request, Response* response) co
   } catch (const std::exception& e) {
     GNOMON_LOG_ERROR("[http] handler {} threw: {}", route->name, e.what());
     response->headers.clear();
+    response->stream = nullptr;
     WriteError(request.method, request.path, 500, std::string("internal error: ") + e.what(),
                response);
   } catch (...) {
     GNOMON_LOG_ERROR("[http] handler {} threw a non-standard exception", route->name);
     response->headers.clear();
+    response->stream = nullptr;
     WriteError(request.method, request.path, 500, "internal error", response);
   }
   return route->name;
