@@ -315,5 +315,47 @@ TEST_F(EngineTest, MixedTypesAndNulls) {
   EXPECT_EQ(after.rows, before.rows);
 }
 
+TEST_F(EngineTest, OverwriteKeepsOtherRowsNulls) {
+  WriteBatch a("db");
+  AddRow(&a, "m", {Host("a"), 0, {}, {{"y", 5.5}}});
+  AddRow(&a, "m", {Host("a"), 10, {{"x", 2}}});
+  Write(a);
+  ASSERT_TRUE(engine_->Flush().ok());
+  WriteBatch b("db");
+  AddRow(&b, "m", {Host("a"), 10, {{"x", 20}}});
+  Write(b);
+  auto c = ScanAll("m", {"x", "y"});
+  EXPECT_EQ(c.rows[0][0], (std::vector<std::string>{"NULL", "5.500000"}));
+  EXPECT_EQ(c.rows[0][10], (std::vector<std::string>{"20", "NULL"}));
+}
+// A reader opened before a write does not see it, even though the write lands in the memtable the
+// reader holds: each series is read up to its length when the reader was opened. Without this a
+// scan running beside a writer saw some series of a batch and not others.
+TEST_F(EngineTest, ReaderIsAPointInTimeViewOfTheActiveMemtable) {
+  WriteGrid(5);
+  auto before = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(before.ok());
+  WriteGrid(5, 1000);
+  WriteBatch late("db");
+  AddRow(&late, "cpu", {Host("h1"), 5, {{"u", 7}}});  // out of order: h1's buffer is unsorted now
+  Write(late);
+
+  CollectingConsumer old_view;
+  ASSERT_TRUE((*before)->Scan(AllSeries(**before, {"u"}), &old_view, nullptr).ok());
+  ASSERT_EQ(old_view.rows.size(), 3u);
+  for (const auto& [id, rows] : old_view.rows) EXPECT_EQ(rows.size(), 5u) << id;
+  CollectingConsumer old_late;
+  ScanSpec late_range = AllSeries(**before, {"u"});
+  late_range.min_time = 1000;
+  ASSERT_TRUE((*before)->Scan(late_range, &old_late, nullptr).ok());
+  EXPECT_TRUE(old_late.rows.empty());
+
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[0].size(), 10u);
+  EXPECT_EQ(c.rows[1].size(), 11u);
+  EXPECT_EQ(c.rows[1][5], std::vector<std::string>{"7"});
+}
+
 }  // namespace
 }  // namespace gnomon::storage

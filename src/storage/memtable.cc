@@ -89,20 +89,49 @@ std::vector<SeriesId> Memtable::SeriesIds() const {
   return ids;
 }
 
+std::vector<uint32_t> Memtable::RowCounts() const {
+  std::vector<uint32_t> counts(series_.size(), 0);
+  for (size_t id = 0; id < series_.size(); ++id) {
+    if (series_[id]) counts[id] = static_cast<uint32_t>(series_[id]->times.size());
+  }
+  return counts;
+}
+
+bool Memtable::PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time,
+                               int64_t* max_time) const {
+  const SeriesBuffer* buf = Find(id);
+  if (buf == nullptr || buf->times.empty() || limit == 0) return false;
+  if (limit >= buf->times.size()) {
+    *min_time = buf->min_time;
+    *max_time = buf->max_time;
+  } else if (buf->sorted) {
+    *min_time = buf->times.front();
+    *max_time = buf->times[limit - 1];
+  } else {
+    auto [lo, hi] = std::minmax_element(buf->times.begin(), buf->times.begin() + limit);
+    *min_time = *lo;
+    *max_time = *hi;
+  }
+  return true;
+}
+
 void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
-                          const std::vector<int>& columns, SortedSeries* out) const {
+                          const std::vector<int>& columns, SortedSeries* out, size_t limit) const {
   out->times.clear();
   out->columns.clear();
   const SeriesBuffer* buf = Find(id);
-  if (buf == nullptr || buf->times.empty()) return;
+  if (buf == nullptr || buf->times.empty() || limit == 0) return;
   if (buf->max_time < min_time || buf->min_time > max_time) return;
-  const size_t n = buf->times.size();
+  const size_t n = std::min(buf->times.size(), limit);
 
-  // Row order: by time, and for equal times the last written wins (stable sort, keep last).
+  // Row order: by time; equal times merge (see below). `sorted` holds for all rows, so for any
+  // prefix of them.
   std::vector<uint32_t> order;
+  std::vector<size_t> group_start;  // unsorted buffers: first position in `order` of each time
   if (buf->sorted) {
-    auto lo = std::lower_bound(buf->times.begin(), buf->times.end(), min_time) - buf->times.begin();
-    auto hi = std::upper_bound(buf->times.begin(), buf->times.end(), max_time) - buf->times.begin();
+    const auto end = buf->times.begin() + n;
+    auto lo = std::lower_bound(buf->times.begin(), end, min_time) - buf->times.begin();
+    auto hi = std::upper_bound(buf->times.begin(), end, max_time) - buf->times.begin();
     order.resize(hi - lo);
     std::iota(order.begin(), order.end(), static_cast<uint32_t>(lo));
   } else {
@@ -112,16 +141,27 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](uint32_t a, uint32_t b) { return buf->times[a] < buf->times[b]; });
-    size_t w = 0;
+    // Rows with one time form a group (in write order); each output row merges its group field
+    // by field: a column takes the last written non-null value (a later write naming only some
+    // fields leaves the others as they were).
     for (size_t r = 0; r < order.size(); ++r) {
-      if (r + 1 < order.size() && buf->times[order[r + 1]] == buf->times[order[r]]) continue;
-      order[w++] = order[r];
+      if (r == 0 || buf->times[order[r]] != buf->times[order[r - 1]]) group_start.push_back(r);
     }
-    order.resize(w);
+    group_start.push_back(order.size());
   }
+  const bool grouped = !group_start.empty();
+  const size_t out_rows = grouped ? group_start.size() - 1 : order.size();
+  // The row of `order` that supplies column `col` for output row r.
+  auto pick = [&](const ColumnBuffer& col, size_t r) -> uint32_t {
+    if (!grouped) return order[r];
+    for (size_t k = group_start[r + 1]; k-- > group_start[r];) {
+      if (col.validity.empty() || col.validity[order[k]] != 0) return order[k];
+    }
+    return order[group_start[r + 1] - 1];
+  };
 
-  out->times.resize(order.size());
-  for (size_t r = 0; r < order.size(); ++r) out->times[r] = buf->times[order[r]];
+  out->times.resize(out_rows);
+  for (size_t r = 0; r < out_rows; ++r) out->times[r] = buf->times[order[grouped ? group_start[r] : r]];
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
   out->columns.resize(max_col + 1);
@@ -132,16 +172,16 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     ColumnBuffer& dst = out->columns[c];
     dst.type = src.type;
     if (src.type == ValueType::kString) {
-      dst.strings.resize(order.size());
-      for (size_t r = 0; r < order.size(); ++r) dst.strings[r] = src.strings[order[r]];
+      dst.strings.resize(out_rows);
+      for (size_t r = 0; r < out_rows; ++r) dst.strings[r] = src.strings[pick(src, r)];
     } else {
-      dst.bits.resize(order.size());
-      for (size_t r = 0; r < order.size(); ++r) dst.bits[r] = src.bits[order[r]];
+      dst.bits.resize(out_rows);
+      for (size_t r = 0; r < out_rows; ++r) dst.bits[r] = src.bits[pick(src, r)];
     }
     if (!src.validity.empty()) {
-      dst.validity.resize(order.size());
-      for (size_t r = 0; r < order.size(); ++r) {
-        dst.validity[r] = src.validity[order[r]];
+      dst.validity.resize(out_rows);
+      for (size_t r = 0; r < out_rows; ++r) {
+        dst.validity[r] = src.validity[pick(src, r)];
         dst.null_count += dst.validity[r] == 0;
       }
       if (dst.null_count == 0) dst.validity.clear();
@@ -158,6 +198,7 @@ void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time,
       kept += keep[i];
     }
     if (kept == buf.times.size()) return;
+    ++edits_;
     rows_ -= buf.times.size() - kept;
     auto compact = [&](auto& vec) {
       if (vec.empty()) return;

@@ -63,8 +63,19 @@ class Memtable {
   }
   // The rows of `id` with time in [min_time, max_time], sorted and deduplicated.
   // `columns` selects ColumnIds to materialise (others are left kNull in the result).
+  // Only the series' first `limit` rows in write order are considered (see RowCounts()).
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
-                  const std::vector<int>& columns, SortedSeries* out) const;
+                  const std::vector<int>& columns, SortedSeries* out,
+                  size_t limit = SIZE_MAX) const;
+
+  // Rows written so far per series (indexed by SeriesId; 0 for none). A series' rows are only
+  // ever appended, except by DeleteRows (which bumps edits()), so these counts taken together are
+  // a point-in-time view of a memtable that keeps growing: reading each series up to its count
+  // sees every write applied before the call and none after.
+  std::vector<uint32_t> RowCounts() const;
+  uint64_t edits() const { return edits_; }
+  // Time range of the first `limit` rows of `id`; false when there are none.
+  bool PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time, int64_t* max_time) const;
 
   // Removes rows of the given series (all when `series` is empty) in [min_time, max_time].
   void DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time);
@@ -73,6 +84,7 @@ class Memtable {
   std::vector<std::unique_ptr<SeriesBuffer>> series_;  // indexed by SeriesId
   size_t rows_ = 0;
   size_t bytes_ = 0;
+  uint64_t edits_ = 0;  // DeleteRows calls that removed rows
   int64_t min_time_ = INT64_MAX;
   int64_t max_time_ = INT64_MIN;
 };

@@ -30,8 +30,13 @@ void AppendDecoded(const DecodedColumn& src, size_t begin, size_t end, ColumnBuf
     } else {
       dst->bits.push_back(bits);
     }
-    if (!valid && dst->validity.empty()) dst->validity.assign(have + (r - begin), 1);
-    if (!dst->validity.empty()) dst->validity.push_back(valid ? 1 : 0);
+    // Validity is materialised at the first NULL (earlier rows all valid); an empty vector
+    // cannot tell "no NULL yet" from "first row NULL", so track the row count instead.
+    const size_t rows_before = have + (r - begin);
+    if (!valid && dst->null_count == 0 && dst->validity.size() < rows_before + 1) {
+      dst->validity.assign(rows_before, 1);
+    }
+    if (!valid || dst->null_count > 0) dst->validity.push_back(valid ? 1 : 0);
     if (!valid) ++dst->null_count;
   }
 }

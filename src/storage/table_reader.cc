@@ -42,6 +42,11 @@ class TableSnapshot final : public TableReader {
     segments_ = table_->segments_;
     frozen_ = table_->frozen_;
     active_ = table_->active_;
+    // The active memtable keeps taking writes after this point; the snapshot reads each series
+    // only up to its length now, so it sees whole write batches (Table::Apply runs under the
+    // exclusive lock) and nothing newer.
+    active_rows_ = active_->RowCounts();
+    active_edits_ = active_->edits();
     series_count_ = table_->registry_->size();
   }
 
@@ -105,10 +110,17 @@ class TableSnapshot final : public TableReader {
                     const std::vector<int>& columns, SortedSeries* out) const {
     if (src.active) {
       std::shared_lock lock(table_->mu_);
-      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
+      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out, ActiveLimit(src.id));
     } else {
       src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
     }
+  }
+  // Rows of series `id` in the active memtable that belong to this snapshot.
+  // REQUIRES: table_->mu_ held (shared). After a DeleteRows compacted the buffers in place the
+  // counts no longer line up, and the series is read as it is now.
+  size_t ActiveLimit(SeriesId id) const {
+    if (active_->edits() != active_edits_) return SIZE_MAX;
+    return id < active_rows_.size() ? active_rows_[id] : 0;
   }
 
   std::shared_ptr<Table> table_;
@@ -117,6 +129,8 @@ class TableSnapshot final : public TableReader {
   std::vector<SegmentRef> segments_;
   std::vector<std::shared_ptr<Memtable>> frozen_;
   std::shared_ptr<Memtable> active_;
+  std::vector<uint32_t> active_rows_;  // active_->RowCounts() when the snapshot was taken
+  uint64_t active_edits_ = 0;
   size_t series_count_ = 0;
 };
 
@@ -181,15 +195,16 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   auto add_memtable = [&](const Memtable* mem, bool active) {
     std::shared_lock<std::shared_mutex> lock;
     if (active) lock = std::shared_lock(table_->mu_);
-    const SeriesBuffer* buf = mem->Find(id);
-    if (buf == nullptr || buf->times.empty()) return;
-    if (buf->max_time < spec.min_time || buf->min_time > spec.max_time) return;
+    const size_t limit = active ? ActiveLimit(id) : SIZE_MAX;
+    int64_t min_time = 0, max_time = 0;
+    if (!mem->PrefixTimeRange(id, limit, &min_time, &max_time)) return;
+    if (max_time < spec.min_time || min_time > spec.max_time) return;
     Source s;
     s.memtable = mem;
     s.active = active;
     s.id = id;
-    s.min_time = buf->min_time;
-    s.max_time = buf->max_time;
+    s.min_time = min_time;
+    s.max_time = max_time;
     sources.push_back(s);
   };
   for (const auto& f : frozen_) add_memtable(f.get(), false);

@@ -185,6 +185,13 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
     if (node.having) CollectColumnNames(*node.having, &needed);
     for (const OrderByItem& o : node.order_by) CollectColumnNames(*o.expression, &needed);
     for (const auto& d : node.distinct_on) CollectColumnNames(*d, &needed);
+    // first/last without ORDER BY order by time, which the query need not name.
+    for (const FunctionExpression* f : agg_calls) {
+      if ((f->name == "first" || f->name == "last" || f->name == "first_value" || f->name == "last_value") &&
+          f->order_by.empty() && f->children.size() == 1) {
+        needed.insert("time");
+      }
+    }
     // Names may differ in case from the table's columns; match like the binder does.
     BindContext all;
     all.columns = src_ctx.columns;
@@ -344,6 +351,9 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
     for (size_t i = 0; fast && i < specs.size(); ++i) {
       const AggregateSpec& s = specs[i];
       if (!BucketAggregateOperator::Supports(s.kind) || s.distinct) { fast = false; break; }
+      // Running min/max/sum and block statistics are numeric; strings take the general path.
+      const bool counts = s.kind == AggKind::kCount || s.kind == AggKind::kCountStar;
+      if (!counts && s.arg && !IsNumeric(s.arg->type)) { fast = false; break; }
       BucketAggregate ba;
       if (s.kind != AggKind::kCountStar) {
         if (s.arg->kind != BoundKind::kColumn || scan_columns[s.arg->column].kind != ScanColumn::Kind::kField) {
