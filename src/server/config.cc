@@ -158,6 +158,17 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "log-level") {
       if (!str()) return fail("a string");
       config->log_level = *str();
+    } else if (key == "query-timeout") {
+      if (auto v = node.value<int64_t>(); v && *v == 0) {
+        config->query_timeout_ns = 0;
+      } else if (str()) {
+        GNOMON_ASSIGN_OR_RETURN(config->query_timeout_ns, ParseDuration(*str()));
+      } else {
+        return fail("a duration string such as \"30s\"");
+      }
+    } else if (key == "query-memory-mb") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->query_memory_mb = static_cast<size_t>(*positive_int());
     } else {
       return Status::InvalidArgument(std::string(source_name) + ": unknown key '" +
                                      std::string(raw_key.str()) + "'");
@@ -183,6 +194,7 @@ Status ValidateConfig(const ServerConfig& config) {
   if (config.memtable_budget_mb == 0) {
     return Status::InvalidArgument("memtable-budget-mb must be at least 1");
   }
+  if (config.query_memory_mb == 0) return Status::InvalidArgument("query-memory-mb must be at least 1");
   static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn",
                                                  "warning", "error", "critical", "off"};
   bool level_ok = false;

@@ -17,12 +17,14 @@ struct ServerConfig {
   std::string data_dir;                        // data-dir (required)
   std::string http_addr = "127.0.0.1:4000";    // http-addr: HOST:PORT, [v6]:PORT or :PORT
   storage::WalSyncMode wal_sync = storage::WalSyncMode::kFsync;  // wal-sync: fsync | none
-  size_t memtable_budget_mb = 512;             // memtable-budget-mb
+  size_t memtable_budget_mb = 256;             // memtable-budget-mb
   int64_t retention_ns = 0;                    // retention: "30d", "12h", "inf"/"0" = forever
   size_t max_body_mb = 64;                     // max-body-mb
   int threads = 0;                             // threads: I/O threads (0 = cores)
   int worker_threads = 0;                      // worker-threads: handler pool (0 = max(4, 2 x cores))
   std::string log_level = "info";              // log-level: trace|debug|info|warn|error|off
+  int64_t query_timeout_ns = 60LL * 1000000000;  // query-timeout: "30s", "0" = none
+  size_t query_memory_mb = 4096;               // query-memory-mb: working memory per query
 };
 
 // An InfluxQL-style duration ("7d", "1h30m", "500ms", "90s", "2w"; units ns, u/us/µs, ms, s, m,

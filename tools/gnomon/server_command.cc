@@ -31,6 +31,7 @@ struct ServerFlags {
   server::ServerConfig values;
   std::string wal_sync = "fsync";
   std::string retention;
+  std::string query_timeout;
 };
 
 constexpr auto kShutdownGrace = std::chrono::seconds(30);
@@ -64,7 +65,10 @@ int RunServer(const server::ServerConfig& config) {
   ctx.engine = engine->get();
   ctx.http_stats = &http_stats;
   ctx.version = GNOMON_VERSION;
-  auto query_engine = query::QueryEngine::Create(engine->get(), query::QueryEngineOptions{});
+  query::QueryEngineOptions query_options;
+  query_options.default_timeout_ms = config.query_timeout_ns / 1000000;
+  query_options.default_memory_limit_bytes = config.query_memory_mb << 20;
+  auto query_engine = query::QueryEngine::Create(engine->get(), query_options);
   ctx.sql_handler = server::api::MakeSqlHandler(query_engine.get());
   server::http::Router router;
   server::api::RegisterApiRoutes(&ctx, &router);
@@ -138,8 +142,14 @@ void RegisterServerCommand(CLI::App& app) {
                                   "Request handler threads (0: max(4, 2 x cores))");
   auto* level = cmd->add_option("--log-level", v.log_level, "trace|debug|info|warn|error|off")
                     ->capture_default_str();
+  auto* qtimeout = cmd->add_option("--query-timeout", flags->query_timeout,
+                                   "End a query running longer than this, e.g. 30s (0: no limit; default 60s)");
+  auto* qmemory = cmd->add_option("--query-memory-mb", v.query_memory_mb,
+                                  "Working memory one query may use before it is ended")
+                      ->capture_default_str();
 
-  cmd->callback([flags, data_dir, addr, wal, budget, retention, body, threads, workers, level] {
+  cmd->callback([flags, data_dir, addr, wal, budget, retention, body, threads, workers, level, qtimeout,
+                 qmemory] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
       if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
@@ -156,6 +166,15 @@ void RegisterServerCommand(CLI::App& app) {
     if (workers->count()) config.worker_threads = v.worker_threads;
     if (level->count()) config.log_level = v.log_level;
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
+    if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
+    if (qtimeout->count()) {
+      auto t = server::ParseDuration(flags->query_timeout);
+      if (!t.ok()) {
+        std::fprintf(stderr, "gnomon server: --query-timeout: %s\n", t.status().message().c_str());
+        return SetExitCode(2);
+      }
+      config.query_timeout_ns = *t;
+    }
     if (retention->count()) {
       auto r = server::ParseDuration(flags->retention);
       if (!r.ok()) {
