@@ -165,9 +165,14 @@ Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptio
   if (batch.empty()) return outcome;
   GNOMON_RETURN_IF_ERROR(ValidateName("database", batch.database()));
   {
-    // Back-pressure: while flushes are behind, new writes wait instead of growing memory.
+    // Back-pressure: while a flush is running and the new memtables have filled the budget
+    // again, writers wait for it instead of growing memory (at most one frozen generation
+    // beside a full active one).
     std::unique_lock lock(bg_mu_);
-    backlog_cv_.wait(lock, [&] { return pending_freezes_.size() < 2 || bg_stop_; });
+    backlog_cv_.wait(lock, [&] {
+      return pending_freezes_.empty() || memtable_bytes_.load() < options_.memtable_budget_bytes ||
+             bg_stop_;
+    });
   }
   GNOMON_RETURN_IF_ERROR(ApplyBatch(batch, options, /*log=*/true, &outcome));
   return outcome;
@@ -231,7 +236,9 @@ Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& optio
     const TableBatch& tb = *batch.tables()[i];
     tables[i]->Apply(tb, prepared[i]);
     rows += tb.rows().size();
-    bytes += tb.rows().size() * 8 + tb.values().size() * 8 + tb.series().size() * 16;
+    // Memtable columns are vectors that grow by doubling: count their values twice so the
+    // budget bounds what is really allocated, not just the payload.
+    bytes += 2 * (tb.rows().size() * 8 + tb.values().size() * 8) + tb.series().size() * 16;
   }
   rows -= outcome->rejected.size();
   outcome->rows_written += rows;

@@ -50,6 +50,7 @@ Status EngineImpl::FlushFrozen() {
   }
   DeleteObsoleteFiles(tables);
   GNOMON_RETURN_IF_ERROR(wal_->RemoveSegmentsBefore(live_from));
+  GNOMON_LOG_INFO("flushed memtables into segments; WAL now starts at segment {}", live_from);
   {
     std::lock_guard lock(bg_mu_);
     pending_freezes_.erase(
