@@ -111,6 +111,13 @@ class Engine {
   virtual Status Flush() = 0;
   // Merges each partition's segments into one.
   virtual Status Compact() = 0;
+  // Drops the segments of every partition that lies wholly before now - retention (the database's
+  // DatabaseOptions::retention_ns, else EngineOptions::retention_ns; 0 keeps everything) and
+  // deletes their files once the manifest without them is durable. Rows still in memtables are
+  // dropped by the first pass after they are flushed. The background thread runs this every
+  // minute; tests and admin commands call it directly.
+  // The default body exists only so test doubles of Engine outside storage keep compiling.
+  virtual Status ApplyRetention() { return Status::Unsupported("retention is not supported"); }
   virtual EngineStats Stats() = 0;
   // Stops background work, flushes, closes files. Idempotent; the destructor calls it.
   virtual Status Close() = 0;

@@ -40,7 +40,10 @@ Status EngineImpl::Open() {
   }
   GNOMON_RETURN_IF_ERROR(env_->CreateDirs(port::JoinPath(options_.data_dir, kDataDir)));
   GNOMON_RETURN_IF_ERROR(Recover());
-  if (options_.background_work) bg_thread_ = std::thread([this] { BackgroundLoop(); });
+  if (options_.background_work) {
+    bg_thread_ = std::thread([this] { BackgroundLoop(); });
+    compaction_thread_ = std::thread([this] { CompactionLoop(); });
+  }
   return Status::OK();
 }
 

@@ -121,13 +121,30 @@ void EngineImpl::BackgroundLoop() {
     if (memtable_bytes_.load() > options_.memtable_budget_bytes) {
       s = FreezeAll();
       if (s.ok()) s = FlushFrozen();
-      if (s.ok()) s = CompactAll(options_.compaction_trigger_segments);
+      if (s.ok()) {
+        std::lock_guard lock(bg_mu_);
+        compaction_requested_ = true;
+        compaction_cv_.notify_all();
+      }
     }
     if (s.ok() && std::chrono::steady_clock::now() - last_retention > kRetentionInterval) {
       last_retention = std::chrono::steady_clock::now();
       s = ApplyRetention();
     }
     if (!s.ok()) GNOMON_LOG_ERROR("background work failed: {}", s.ToString());
+  }
+}
+
+void EngineImpl::CompactionLoop() {
+  while (true) {
+    {
+      std::unique_lock lock(bg_mu_);
+      compaction_cv_.wait(lock, [&] { return bg_stop_ || compaction_requested_; });
+      if (bg_stop_) return;
+      compaction_requested_ = false;
+    }
+    Status s = CompactAll(options_.compaction_trigger_segments);
+    if (!s.ok()) GNOMON_LOG_ERROR("compaction failed: {}", s.ToString());
   }
 }
 
@@ -148,9 +165,11 @@ Status EngineImpl::Close() {
     std::lock_guard lock(bg_mu_);
     bg_stop_ = true;
     bg_cv_.notify_all();
+    compaction_cv_.notify_all();
     backlog_cv_.notify_all();
   }
   if (bg_thread_.joinable()) bg_thread_.join();
+  if (compaction_thread_.joinable()) compaction_thread_.join();
   Status s;
   if (wal_) {
     s = Flush();

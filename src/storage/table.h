@@ -75,7 +75,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // longer lists them is durable.
   std::vector<std::string> TakeObsoleteFiles();
 
-  // Rebuilds the last-value cache from segments (at open; WAL replay then adds newer rows).
+  // Rebuilds the last-value cache from segments and memtables (at open, before WAL replay adds
+  // newer rows; after a delete or a retention drop). REQUIRES: maintenance_mu_ held, or no
+  // concurrent flush (at open).
   Status RebuildLastValues();
 
   // Reading (table_reader.cc).
@@ -102,6 +104,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::unique_ptr<index::SeriesRegistry> registry_;
   // Serialises flush, compaction and delete of this table's segments.
   std::mutex maintenance_mu_;
+  // Serialises compactions and deletes (both rewrite segments); taken before maintenance_mu_.
+  std::mutex compaction_mu_;
 
   mutable std::shared_mutex mu_;
   TableSchema schema_;
