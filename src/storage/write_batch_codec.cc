@@ -1,5 +1,7 @@
 #include "src/storage/write_batch_codec.h"
 
+#include <cstring>
+
 #include "src/base/coding.h"
 
 namespace gnomon::storage {
@@ -34,7 +36,11 @@ void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
     int64_t prev_time = 0;
     for (const Row& row : table->rows()) {
       PutVarint64(out, row.series);
-      PutVarsint64(out, row.time - prev_time);  // rows of a batch are mostly near in time
+      // Rows of a batch are mostly near in time. The difference wraps modulo 2^64 (computed
+      // unsigned: times at both ends of int64 would overflow a signed subtraction), and the
+      // decoder's wrapping sum undoes it exactly.
+      PutVarsint64(out, static_cast<int64_t>(static_cast<uint64_t>(row.time) -
+                                             static_cast<uint64_t>(prev_time)));
       prev_time = row.time;
       PutVarint64(out, row.line);
       PutVarint64(out, row.value_count);
@@ -116,7 +122,7 @@ Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
         return Malformed("row header");
       }
       if (series >= num_series || count > num_fields) return Malformed("row references");
-      time += delta;
+      time = static_cast<int64_t>(static_cast<uint64_t>(time) + static_cast<uint64_t>(delta));
       table->BeginRow(series_base + static_cast<uint32_t>(series), time, static_cast<uint32_t>(line));
       for (uint64_t i = 0; i < count; ++i) {
         uint64_t f;

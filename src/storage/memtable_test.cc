@@ -1,0 +1,303 @@
+// Memtable: appends in and out of order, duplicate times merged field by field (the last non-null
+// value of each column wins), ReadSorted ranges / column selection / write-order limits, and
+// DeleteRows.
+#include "src/storage/memtable.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gnomon::storage {
+namespace {
+
+// Columns of the test schema, in ColumnId order.
+constexpr ColumnId kA = 0;  // int64
+constexpr ColumnId kB = 1;  // float64
+constexpr ColumnId kS = 2;  // string
+constexpr ColumnId kF = 3;  // bool
+constexpr ColumnId kU = 4;  // uint64
+
+struct Put {
+  int64_t time;
+  std::optional<int64_t> a;
+  std::optional<double> b;
+  std::optional<std::string> s;
+  std::optional<bool> f = std::nullopt;
+  std::optional<uint64_t> u = std::nullopt;
+};
+
+using Rows = std::vector<std::vector<std::string>>;  // time, a, b, s, f, u ("NULL" for null)
+
+class MemtableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ColumnId id;
+    ASSERT_TRUE(schema_.AddField("a", ValueType::kInt64, &id).ok());
+    ASSERT_TRUE(schema_.AddField("b", ValueType::kFloat64, &id).ok());
+    ASSERT_TRUE(schema_.AddField("s", ValueType::kString, &id).ok());
+    ASSERT_TRUE(schema_.AddField("f", ValueType::kBool, &id).ok());
+    ASSERT_TRUE(schema_.AddField("u", ValueType::kUInt64, &id).ok());
+  }
+
+  // Appends each row through a batch whose field order differs from the schema's (so the
+  // batch-field -> ColumnId mapping matters).
+  void Append(SeriesId id, const std::vector<Put>& puts) {
+    TableBatch batch("t");
+    uint32_t fs, fu, fb, fa, ff;
+    ASSERT_TRUE(batch.FindOrAddField("s", ValueType::kString, &fs));
+    ASSERT_TRUE(batch.FindOrAddField("u", ValueType::kUInt64, &fu));
+    ASSERT_TRUE(batch.FindOrAddField("b", ValueType::kFloat64, &fb));
+    ASSERT_TRUE(batch.FindOrAddField("a", ValueType::kInt64, &fa));
+    ASSERT_TRUE(batch.FindOrAddField("f", ValueType::kBool, &ff));
+    const std::vector<ColumnId> field_ids = {kS, kU, kB, kA, kF};
+    uint32_t series = batch.AddSeries({{"host", "h"}});
+    for (const Put& p : puts) {
+      batch.BeginRow(series, p.time, 1);
+      if (p.s) batch.AddString(fs, *p.s);
+      if (p.u) batch.AddUInt(fu, *p.u);
+      if (p.b) batch.AddFloat(fb, *p.b);
+      if (p.a) batch.AddInt(fa, *p.a);
+      if (p.f) batch.AddBool(ff, *p.f);
+    }
+    for (const Row& row : batch.rows()) {
+      mem_.Append(id, row.time, batch, row, field_ids, schema_);
+    }
+  }
+
+  static std::string Cell(const ColumnBuffer& col, size_t r) {
+    if (col.type == ValueType::kNull) return "absent";
+    if (!col.validity.empty() && col.validity[r] == 0) return "NULL";
+    switch (col.type) {
+      case ValueType::kInt64: return std::to_string(static_cast<int64_t>(col.bits[r]));
+      case ValueType::kFloat64: {
+        double d;
+        std::memcpy(&d, &col.bits[r], 8);
+        return std::to_string(d);
+      }
+      case ValueType::kString: return "'" + col.strings[r] + "'";
+      case ValueType::kBool: return col.bits[r] ? "true" : "false";
+      case ValueType::kUInt64: return std::to_string(col.bits[r]) + "u";
+      default: return "?";
+    }
+  }
+
+  Rows Read(SeriesId id, int64_t min_time = INT64_MIN, int64_t max_time = INT64_MAX,
+            std::vector<int> columns = {0, 1, 2, 3, 4}, size_t limit = SIZE_MAX) {
+    SortedSeries out;
+    mem_.ReadSorted(id, min_time, max_time, columns, &out, limit);
+    Rows rows;
+    for (size_t r = 0; r < out.times.size(); ++r) {
+      std::vector<std::string> row = {std::to_string(out.times[r])};
+      for (size_t c = 0; c < 5; ++c) {
+        if (c >= out.columns.size()) {
+          row.push_back("absent");
+          continue;
+        }
+        const ColumnBuffer& col = out.columns[c];
+        // Every materialised column is exactly as long as the times.
+        if (col.type == ValueType::kString) {
+          EXPECT_EQ(col.strings.size(), out.times.size());
+        } else if (col.type != ValueType::kNull) {
+          EXPECT_EQ(col.bits.size(), out.times.size());
+        }
+        if (!col.validity.empty()) EXPECT_EQ(col.validity.size(), out.times.size());
+        row.push_back(Cell(col, r));
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  }
+
+  TableSchema schema_;
+  Memtable mem_;
+};
+
+TEST_F(MemtableTest, InOrderAppendsReadBackAsWritten) {
+  Append(0, {{10, 1, 1.5, "x"}, {20, 2, std::nullopt, ""}, {30, std::nullopt, 3.5, "z", true, 7}});
+  EXPECT_EQ(mem_.rows(), 3u);
+  EXPECT_EQ(mem_.min_time(), 10);
+  EXPECT_EQ(mem_.max_time(), 30);
+  EXPECT_EQ(Read(0), (Rows{{"10", "1", "1.500000", "'x'", "NULL", "NULL"},
+                           {"20", "2", "NULL", "''", "NULL", "NULL"},
+                           {"30", "NULL", "3.500000", "'z'", "true", "7u"}}));
+  EXPECT_TRUE(mem_.Find(0)->sorted);
+  EXPECT_EQ(mem_.SeriesIds(), std::vector<SeriesId>{0});
+}
+
+TEST_F(MemtableTest, OutOfOrderAppendsAreSorted) {
+  Append(3, {{30, 3, std::nullopt, "c"}, {10, 1, 1.0, "a"}, {20, 2, 2.0, std::nullopt},
+             {-5, -5, std::nullopt, std::nullopt}});
+  EXPECT_FALSE(mem_.Find(3)->sorted);
+  EXPECT_EQ(Read(3), (Rows{{"-5", "-5", "NULL", "NULL", "absent", "absent"},
+                           {"10", "1", "1.000000", "'a'", "absent", "absent"},
+                           {"20", "2", "2.000000", "NULL", "absent", "absent"},
+                           {"30", "3", "NULL", "'c'", "absent", "absent"}}));
+  EXPECT_EQ(mem_.Find(3)->min_time, -5);
+  EXPECT_EQ(mem_.Find(3)->max_time, 30);
+}
+
+TEST_F(MemtableTest, DuplicatesMergeFieldByFieldLastNonNullWins) {
+  Append(1, {{10, 1, 1.0, "first"},
+             {20, 20, std::nullopt, std::nullopt},
+             {10, std::nullopt, 2.0, std::nullopt},    // only b: a and s stay
+             {10, 3, std::nullopt, std::nullopt, false},  // a overwritten, f set
+             {5, std::nullopt, std::nullopt, "five"},
+             {10, std::nullopt, std::nullopt, ""}});     // "" is a value, not a null
+  EXPECT_EQ(mem_.rows(), 6u);  // rows are kept as written; merging happens on read
+  EXPECT_EQ(Read(1), (Rows{{"5", "NULL", "NULL", "'five'", "NULL", "absent"},
+                           {"10", "3", "2.000000", "''", "false", "absent"},
+                           {"20", "20", "NULL", "NULL", "NULL", "absent"}}));
+  // A duplicate that names no field at all changes nothing, and a time written only by rows
+  // without a column leaves it NULL.
+  Append(1, {{20, std::nullopt, std::nullopt, std::nullopt}});
+  EXPECT_EQ(Read(1, 20, 20), (Rows{{"20", "20", "NULL", "NULL", "NULL", "absent"}}));
+}
+
+TEST_F(MemtableTest, DuplicateOfTheLastRowMarksTheBufferUnsorted) {
+  Append(0, {{10, 1, std::nullopt, std::nullopt}, {10, std::nullopt, 5.0, std::nullopt}});
+  EXPECT_FALSE(mem_.Find(0)->sorted);
+  EXPECT_EQ(Read(0), (Rows{{"10", "1", "5.000000", "absent", "absent", "absent"}}));
+}
+
+TEST_F(MemtableTest, ReadSortedRanges) {
+  for (SeriesId id : {0u, 1u}) {
+    std::vector<Put> puts;
+    for (int64_t t = 0; t < 10; ++t) {
+      // Series 1 is written in reverse (unsorted path); both read the same.
+      int64_t time = id == 0 ? t * 10 : (9 - t) * 10;
+      puts.push_back({time, time, std::nullopt, std::nullopt});
+    }
+    Append(id, puts);
+  }
+  for (SeriesId id : {0u, 1u}) {
+    SCOPED_TRACE(id);
+    auto times = [&](int64_t lo, int64_t hi) {
+      std::vector<std::string> out;
+      for (const auto& row : Read(id, lo, hi)) out.push_back(row[0]);
+      return out;
+    };
+    EXPECT_EQ(times(20, 40), (std::vector<std::string>{"20", "30", "40"}));  // inclusive
+    EXPECT_EQ(times(21, 39), (std::vector<std::string>{"30"}));
+    EXPECT_EQ(times(90, INT64_MAX), (std::vector<std::string>{"90"}));
+    EXPECT_EQ(times(INT64_MIN, 0), (std::vector<std::string>{"0"}));
+    EXPECT_TRUE(times(91, 1000).empty());
+    EXPECT_TRUE(times(-100, -1).empty());
+    EXPECT_TRUE(times(41, 49).empty());
+    EXPECT_TRUE(times(50, 40).empty());  // empty range
+    EXPECT_EQ(times(INT64_MIN, INT64_MAX).size(), 10u);
+  }
+  // Unknown series.
+  EXPECT_TRUE(Read(2).empty());
+  EXPECT_TRUE(Read(1000).empty());
+}
+
+TEST_F(MemtableTest, ReadSortedMaterialisesOnlySelectedColumns) {
+  Append(0, {{1, 1, 1.0, "s", true, 1}});
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kS}),
+            (Rows{{"1", "absent", "absent", "'s'", "absent", "absent"}}));
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kU, kA}),
+            (Rows{{"1", "1", "absent", "absent", "absent", "1u"}}));
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {}), (Rows{{"1", "absent", "absent", "absent",
+                                                      "absent", "absent"}}));
+  // Column ids past the series' columns are left absent, not read out of bounds.
+  SortedSeries out;
+  mem_.ReadSorted(0, INT64_MIN, INT64_MAX, {7}, &out);
+  ASSERT_EQ(out.columns.size(), 8u);
+  EXPECT_EQ(out.columns[7].type, ValueType::kNull);
+}
+
+TEST_F(MemtableTest, ColumnFirstWrittenLaterIsNullBefore) {
+  Append(0, {{1, 1, std::nullopt, std::nullopt}, {2, 2, std::nullopt, std::nullopt}});
+  Append(0, {{3, std::nullopt, 3.0, "late"}});
+  EXPECT_EQ(Read(0), (Rows{{"1", "1", "NULL", "NULL", "absent", "absent"},
+                           {"2", "2", "NULL", "NULL", "absent", "absent"},
+                           {"3", "NULL", "3.000000", "'late'", "absent", "absent"}}));
+  EXPECT_EQ(mem_.Find(0)->columns[kB].null_count, 2u);
+  EXPECT_EQ(mem_.Find(0)->columns[kA].null_count, 1u);
+}
+
+TEST_F(MemtableTest, LimitReadsAPrefixInWriteOrder) {
+  Append(0, {{30, 3, std::nullopt, std::nullopt}, {10, 1, std::nullopt, std::nullopt}});
+  std::vector<uint32_t> counts = mem_.RowCounts();
+  ASSERT_EQ(counts.size(), 1u);
+  EXPECT_EQ(counts[0], 2u);
+  // Later writes (a new time and a duplicate of 10) are invisible to a reader holding the counts.
+  Append(0, {{20, 2, std::nullopt, std::nullopt}, {10, 100, std::nullopt, std::nullopt}});
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kA}, counts[0]),
+            (Rows{{"10", "1", "absent", "absent", "absent", "absent"},
+                  {"30", "3", "absent", "absent", "absent", "absent"}}));
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kA}).size(), 3u);
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kA}, 0).size(), 0u);
+  int64_t lo, hi;
+  ASSERT_TRUE(mem_.PrefixTimeRange(0, 2, &lo, &hi));
+  EXPECT_EQ(lo, 10);
+  EXPECT_EQ(hi, 30);
+  ASSERT_TRUE(mem_.PrefixTimeRange(0, 3, &lo, &hi));
+  EXPECT_EQ(lo, 10);
+  EXPECT_EQ(hi, 30);
+  EXPECT_FALSE(mem_.PrefixTimeRange(0, 0, &lo, &hi));
+  EXPECT_FALSE(mem_.PrefixTimeRange(5, 10, &lo, &hi));
+}
+
+TEST_F(MemtableTest, DeleteRowsOfSomeSeriesInARange) {
+  for (SeriesId id : {0u, 1u, 2u}) {
+    std::vector<Put> puts;
+    for (int64_t t = 0; t < 6; ++t) {
+      puts.push_back({t, t, t % 2 ? std::optional<double>(t) : std::nullopt, "v" + std::to_string(t)});
+    }
+    Append(id, puts);
+  }
+  const uint64_t edits = mem_.edits();
+  std::vector<SeriesId> which = {0, 2, 99};  // 99 does not exist: ignored
+  mem_.DeleteRows(&which, 2, 3);
+  EXPECT_EQ(mem_.edits(), edits + 2);
+  EXPECT_EQ(mem_.rows(), 18u - 4u);
+  for (SeriesId id : {0u, 2u}) {
+    EXPECT_EQ(Read(id, INT64_MIN, INT64_MAX, {kA, kB, kS}),
+              (Rows{{"0", "0", "NULL", "'v0'", "absent", "absent"},
+                    {"1", "1", "1.000000", "'v1'", "absent", "absent"},
+                    {"4", "4", "NULL", "'v4'", "absent", "absent"},
+                    {"5", "5", "5.000000", "'v5'", "absent", "absent"}}));
+    EXPECT_EQ(mem_.Find(id)->columns[kB].null_count, 2u);
+  }
+  EXPECT_EQ(Read(1).size(), 6u);
+  // A range that removes nothing is not an edit.
+  mem_.DeleteRows(&which, 100, 200);
+  EXPECT_EQ(mem_.edits(), edits + 2);
+  // Appends after a delete line up with the compacted buffers.
+  Append(0, {{3, 33, 3.3, std::nullopt, true}});
+  EXPECT_EQ(Read(0, 3, 4), (Rows{{"3", "33", "3.300000", "NULL", "true", "absent"},
+                                 {"4", "4", "NULL", "'v4'", "NULL", "absent"}}));
+}
+
+TEST_F(MemtableTest, DeleteRowsOfAllSeriesUpdatesBounds) {
+  Append(0, {{5, 1, std::nullopt, std::nullopt}, {1, 2, std::nullopt, std::nullopt},
+             {9, 3, std::nullopt, std::nullopt}});
+  Append(4, {{7, 1, std::nullopt, std::nullopt}});
+  mem_.DeleteRows(nullptr, 6, 100);
+  EXPECT_EQ(mem_.rows(), 2u);
+  EXPECT_EQ(mem_.Find(0)->min_time, 1);
+  EXPECT_EQ(mem_.Find(0)->max_time, 5);
+  EXPECT_EQ(mem_.SeriesIds(), std::vector<SeriesId>{0});  // series 4 is now empty
+  EXPECT_TRUE(Read(4).empty());
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kA}),
+            (Rows{{"1", "2", "absent", "absent", "absent", "absent"},
+                  {"5", "1", "absent", "absent", "absent", "absent"}}));
+  mem_.DeleteRows(nullptr, INT64_MIN, INT64_MAX);
+  EXPECT_TRUE(mem_.empty());
+  EXPECT_TRUE(mem_.SeriesIds().empty());
+}
+
+TEST_F(MemtableTest, DeleteRowsKeepsDuplicateMerging) {
+  Append(0, {{10, 1, std::nullopt, std::nullopt}, {20, 2, std::nullopt, std::nullopt},
+             {10, std::nullopt, 1.5, std::nullopt}});
+  mem_.DeleteRows(nullptr, 20, 20);
+  EXPECT_EQ(Read(0, INT64_MIN, INT64_MAX, {kA, kB}),
+            (Rows{{"10", "1", "1.500000", "absent", "absent", "absent"}}));
+}
+
+}  // namespace
+}  // namespace gnomon::storage

@@ -1,0 +1,408 @@
+// SegmentWriter / SegmentReader round trips: mixed types, NULL patterns, several row groups,
+// extremes, per-group statistics, FindSeries / FindColumn and the index codec on its own.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "src/port/mem_env.h"
+#include "src/storage/segment_reader.h"
+#include "src/storage/segment_test_util.h"
+#include "src/storage/segment_writer.h"
+
+namespace gnomon::storage {
+namespace {
+
+using testing::Bits;
+using testing::Bools;
+using testing::Double;
+using testing::Floats;
+using testing::Ints;
+using testing::NormalColumn;
+using testing::Normalize;
+using testing::ReadBack;
+using testing::Strings;
+using testing::UInts;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+class SegmentTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(env_.CreateDirs("/seg").ok()); }
+
+  // Writes `series` (ids ascending) and opens the result.
+  std::shared_ptr<SegmentReader> WriteAndOpen(
+      const std::vector<SegmentColumn>& columns,
+      const std::vector<std::pair<SeriesId, SortedSeries>>& series, SegmentIndex* written) {
+    SegmentWriter writer(&env_, path_, "tbl", columns);
+    EXPECT_TRUE(writer.Open().ok());
+    for (const auto& [id, data] : series) {
+      Status s = writer.AddSeries(id, data);
+      EXPECT_TRUE(s.ok()) << s.ToString();
+    }
+    const uint64_t before_finish = writer.FileSize();
+    Status s = writer.Finish(written);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    auto size = env_.GetFileSize(path_);
+    EXPECT_TRUE(size.ok());
+    EXPECT_EQ(*size, writer.FileSize());
+    EXPECT_GT(writer.FileSize(), before_finish + kSegmentFooterSize);
+    auto reader = SegmentReader::Open(&env_, path_);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    return reader.ok() ? *reader : nullptr;
+  }
+
+  // Reads each series back and compares it row for row with what was written.
+  void ExpectRoundTrip(const SegmentReader& reader,
+                       const std::vector<std::pair<SeriesId, SortedSeries>>& series) {
+    ASSERT_EQ(reader.index().series.size(), series.size());
+    for (const auto& [id, data] : series) {
+      SCOPED_TRACE("series " + std::to_string(id));
+      const SeriesMeta* meta = reader.FindSeries(id);
+      ASSERT_NE(meta, nullptr);
+      std::vector<int64_t> times;
+      std::vector<NormalColumn> cols;
+      Status s = ReadBack(reader, *meta, &times, &cols);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      EXPECT_EQ(times, data.times);
+      ASSERT_EQ(cols.size(), reader.index().columns.size());
+      for (size_t c = 0; c < cols.size(); ++c) {
+        SCOPED_TRACE("column " + reader.index().columns[c].name);
+        ColumnBuffer absent;
+        const ColumnBuffer& src = c < data.columns.size() ? data.columns[c] : absent;
+        NormalColumn expected = Normalize(src, data.times.size());
+        if (src.type == ValueType::kNull && reader.index().columns[c].type == ValueType::kString) {
+          expected.strings.assign(data.times.size(), "");
+          expected.bits.clear();
+        }
+        EXPECT_EQ(cols[c], expected);
+      }
+    }
+  }
+
+  port::MemEnv env_;
+  std::string path_ = "/seg/000001.seg";
+};
+
+std::vector<SegmentColumn> AllTypes() {
+  return {{"f", ValueType::kFloat64},
+          {"i", ValueType::kInt64},
+          {"u", ValueType::kUInt64},
+          {"b", ValueType::kBool},
+          {"s", ValueType::kString}};
+}
+
+TEST_F(SegmentTest, RoundTripMixedTypesNullsAndExtremes) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  std::vector<std::pair<SeriesId, SortedSeries>> series;
+  SortedSeries a;
+  // Times at the ends of int64: the index stores max - min of a group as a varint.
+  a.times = {kMin, kMin + 1, -1, 0, kMax - 1, kMax};
+  a.columns = {
+      Floats({std::nullopt, -0.0, kNaN, std::numeric_limits<double>::denorm_min(), -kInf,
+              std::numeric_limits<double>::max()}),
+      Ints({kMin, kMax, 0, -1, std::nullopt, 1}),
+      UInts({std::numeric_limits<uint64_t>::max(), 0, 1, 2, 3, std::nullopt}),
+      Bools({std::nullopt, true, false, std::nullopt, true, std::nullopt}),
+      Strings({"", std::string(1000, 'z'), "\xF0\x9F\x98\x80 emoji", std::nullopt, "", "end"}),
+  };
+  series.emplace_back(0, std::move(a));
+  SortedSeries b;  // one row, every column empty-but-present or absent
+  b.times = {7};
+  b.columns = {Floats({std::nullopt}), ColumnBuffer{}, UInts({5}), ColumnBuffer{}, Strings({""})};
+  series.emplace_back(2, std::move(b));
+  SortedSeries c;  // fewer columns than the segment: the rest are absent
+  c.times = {1, 2, 3};
+  c.columns = {Floats({1.0, 2.0, 3.0})};
+  series.emplace_back(1000000, std::move(c));
+
+  SegmentIndex written;
+  auto reader = WriteAndOpen(AllTypes(), series, &written);
+  ASSERT_NE(reader, nullptr);
+  ExpectRoundTrip(*reader, series);
+
+  const SegmentIndex& idx = reader->index();
+  EXPECT_EQ(idx.table, "tbl");
+  EXPECT_EQ(idx.rows, 10u);
+  EXPECT_EQ(idx.min_time, kMin);
+  EXPECT_EQ(idx.max_time, kMax);
+  ASSERT_EQ(idx.columns.size(), 5u);
+  EXPECT_EQ(idx.columns[4].name, "s");
+  EXPECT_EQ(idx.columns[4].type, ValueType::kString);
+  // What Finish reported is what a reader decodes.
+  EXPECT_EQ(written.series.size(), idx.series.size());
+  EXPECT_EQ(written.groups.size(), idx.groups.size());
+  EXPECT_EQ(written.chunks.size(), idx.chunks.size());
+
+  // Presence per chunk of series 2: f all null -> absent; i never written -> absent; u dense.
+  const SeriesMeta* one = reader->FindSeries(2);
+  ASSERT_NE(one, nullptr);
+  const RowGroupMeta& g = reader->group(one->first_group);
+  EXPECT_EQ(reader->chunk(g, 0).presence, ColumnChunkMeta::kAbsent);
+  EXPECT_EQ(reader->chunk(g, 1).presence, ColumnChunkMeta::kAbsent);
+  EXPECT_EQ(reader->chunk(g, 2).presence, ColumnChunkMeta::kDense);
+  EXPECT_EQ(reader->chunk(g, 3).presence, ColumnChunkMeta::kAbsent);
+  EXPECT_EQ(reader->chunk(g, 4).presence, ColumnChunkMeta::kDense);  // "" is a value
+  const RowGroupMeta& g0 = reader->group(reader->FindSeries(0)->first_group);
+  // Every column of series 0 has a NULL somewhere (first row, last row, middle): validity blocks.
+  for (size_t col = 0; col < 5; ++col) {
+    EXPECT_EQ(reader->chunk(g0, col).presence, ColumnChunkMeta::kWithValidity) << col;
+  }
+}
+
+TEST_F(SegmentTest, SeveralRowGroupsPerSeries) {
+  const size_t n = 2 * kRowsPerGroup + 123;
+  SortedSeries s;
+  std::vector<std::optional<int64_t>> ints;
+  std::vector<std::optional<double>> floats;
+  std::vector<std::optional<std::string>> strs;
+  std::vector<std::optional<bool>> bools;
+  std::vector<std::optional<uint64_t>> uints;
+  uint64_t x = 88172645463325252ull;  // xorshift: values the codecs cannot shrink to nothing
+  for (size_t r = 0; r < n; ++r) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    s.times.push_back(static_cast<int64_t>(r) * 1000 + static_cast<int64_t>(x % 997));
+    ints.push_back(r == 0 ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>(x)));
+    floats.push_back(static_cast<double>(x % 100000) / 7.0);
+    // The whole middle group is NULL: its chunk is absent while its neighbours' are not.
+    const bool middle = r >= kRowsPerGroup && r < 2 * kRowsPerGroup;
+    strs.push_back(middle ? std::nullopt : std::optional<std::string>(std::to_string(x % 50)));
+    bools.push_back(r % 5 == 0 ? std::nullopt : std::optional<bool>(x & 1));
+    uints.push_back(r + 1 == n ? std::nullopt : std::optional<uint64_t>(x));
+  }
+  s.columns = {Floats(floats), Ints(ints), UInts(uints), Bools(bools), Strings(strs)};
+  std::vector<std::pair<SeriesId, SortedSeries>> series;
+  series.emplace_back(4, s);
+  SortedSeries small;
+  small.times = {5};
+  small.columns = {Floats({9.0})};
+  series.emplace_back(5, small);
+
+  auto reader = WriteAndOpen(AllTypes(), series, nullptr);
+  ASSERT_NE(reader, nullptr);
+  ExpectRoundTrip(*reader, series);
+
+  const SeriesMeta* meta = reader->FindSeries(4);
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(meta->rows, n);
+  ASSERT_EQ(meta->num_groups, 3u);
+  EXPECT_EQ(meta->min_time, s.times.front());
+  EXPECT_EQ(meta->max_time, s.times.back());
+  const uint32_t expected_rows[3] = {kRowsPerGroup, kRowsPerGroup, 123};
+  for (uint32_t k = 0; k < 3; ++k) {
+    const RowGroupMeta& g = reader->group(meta->first_group + k);
+    EXPECT_EQ(g.rows, expected_rows[k]);
+    EXPECT_EQ(g.min_time, s.times[k * kRowsPerGroup]);
+    EXPECT_EQ(g.max_time, s.times[k * kRowsPerGroup + g.rows - 1]);
+  }
+  const RowGroupMeta& middle = reader->group(meta->first_group + 1);
+  EXPECT_EQ(reader->chunk(middle, 4).presence, ColumnChunkMeta::kAbsent);
+  EXPECT_EQ(reader->chunk(middle, 1).presence, ColumnChunkMeta::kDense);
+  EXPECT_EQ(reader->chunk(reader->group(meta->first_group), 1).presence,
+            ColumnChunkMeta::kWithValidity);
+  EXPECT_EQ(reader->chunk(reader->group(meta->first_group + 2), 2).presence,
+            ColumnChunkMeta::kWithValidity);
+  const SeriesMeta* next = reader->FindSeries(5);
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(next->first_group, 3u);
+  EXPECT_EQ(reader->index().rows, n + 1);
+}
+
+// Statistics of rows [begin, begin + rows) of `col`, computed here independently of the writer.
+struct ExpectedStats {
+  uint32_t count = 0;
+  double min = 0, max = 0, sum = 0;
+  int64_t imin = 0, imax = 0;
+  bool any_non_nan = false;
+};
+
+ExpectedStats Expect(const ColumnBuffer& col, size_t begin, size_t rows) {
+  ExpectedStats e;
+  bool first_int = true;
+  for (size_t r = begin; r < begin + rows; ++r) {
+    if (!col.validity.empty() && !col.validity[r]) continue;
+    ++e.count;
+    if (col.type == ValueType::kString) continue;
+    double d = 0;
+    switch (col.type) {
+      case ValueType::kFloat64: d = Double(col.bits[r]); break;
+      case ValueType::kInt64: {
+        auto v = static_cast<int64_t>(col.bits[r]);
+        e.imin = first_int ? v : std::min(e.imin, v);
+        e.imax = first_int ? v : std::max(e.imax, v);
+        first_int = false;
+        d = static_cast<double>(v);
+        break;
+      }
+      case ValueType::kUInt64: d = static_cast<double>(col.bits[r]); break;
+      default: d = static_cast<double>(col.bits[r]); break;
+    }
+    e.sum += d;
+    if (std::isnan(d)) continue;
+    e.min = e.any_non_nan ? std::min(e.min, d) : d;
+    e.max = e.any_non_nan ? std::max(e.max, d) : d;
+    e.any_non_nan = true;
+  }
+  return e;
+}
+
+void ExpectStatsMatch(const ColumnStats& got, const ExpectedStats& want, ValueType type) {
+  EXPECT_EQ(got.count, want.count);
+  if (type == ValueType::kString || want.count == 0) return;
+  EXPECT_TRUE(got.has_numeric);
+  if (want.any_non_nan) {
+    EXPECT_EQ(Bits(got.min), Bits(want.min)) << got.min << " vs " << want.min;
+    EXPECT_EQ(Bits(got.max), Bits(want.max)) << got.max << " vs " << want.max;
+  } else {
+    // Only NaNs: there is nothing else to report, and readers skip a NaN min/max.
+    EXPECT_TRUE(std::isnan(got.min));
+    EXPECT_TRUE(std::isnan(got.max));
+  }
+  if (std::isnan(want.sum)) {
+    EXPECT_TRUE(std::isnan(got.sum));  // as SUM over the rows: NaN propagates
+  } else {
+    EXPECT_DOUBLE_EQ(got.sum, want.sum);
+  }
+  if (type == ValueType::kInt64) {
+    EXPECT_EQ(got.imin, want.imin);
+    EXPECT_EQ(got.imax, want.imax);
+  }
+}
+
+TEST_F(SegmentTest, StatisticsPerRowGroup) {
+  const size_t n = kRowsPerGroup + 10;
+  SortedSeries s;
+  std::vector<std::optional<double>> f;
+  std::vector<std::optional<int64_t>> i;
+  std::vector<std::optional<uint64_t>> u;
+  std::vector<std::optional<bool>> b;
+  std::vector<std::optional<std::string>> str;
+  for (size_t r = 0; r < n; ++r) {
+    s.times.push_back(static_cast<int64_t>(r));
+    const bool second = r >= kRowsPerGroup;
+    // Group 0: NaN first (must not stick as min/max), then values; group 1: only NaN and NULL.
+    if (second) {
+      f.push_back(r % 2 ? std::optional<double>(kNaN) : std::nullopt);
+    } else {
+      f.push_back(r == 0 ? kNaN : (r == 7 ? -kInf : static_cast<double>(r % 100) - 50.5));
+    }
+    i.push_back(r % 3 == 0 ? std::nullopt
+                           : std::optional<int64_t>(static_cast<int64_t>(r) * (r % 2 ? -1 : 1)));
+    u.push_back(static_cast<uint64_t>(r) * 3);
+    b.push_back(second ? std::optional<bool>(false) : std::optional<bool>(r % 4 == 1));
+    str.push_back(r % 2 ? std::optional<std::string>("") : std::nullopt);
+  }
+  s.columns = {Floats(f), Ints(i), UInts(u), Bools(b), Strings(str)};
+  SegmentIndex written;
+  auto reader = WriteAndOpen(AllTypes(), {{1, s}}, &written);
+  ASSERT_NE(reader, nullptr);
+
+  const SeriesMeta* meta = reader->FindSeries(1);
+  ASSERT_NE(meta, nullptr);
+  ASSERT_EQ(meta->num_groups, 2u);
+  for (uint32_t g = 0; g < 2; ++g) {
+    const RowGroupMeta& group = reader->group(meta->first_group + g);
+    for (size_t c = 0; c < 5; ++c) {
+      SCOPED_TRACE("group " + std::to_string(g) + " column " + std::to_string(c));
+      ExpectedStats want = Expect(s.columns[c], g * kRowsPerGroup, group.rows);
+      // Both the writer's index and the one decoded from the file.
+      ExpectStatsMatch(reader->chunk(group, c).stats, want, AllTypes()[c].type);
+      ExpectStatsMatch(written.chunks[group.first_column + c].stats, want, AllTypes()[c].type);
+    }
+  }
+  // Spot checks of the values themselves.
+  const RowGroupMeta& g0 = reader->group(meta->first_group);
+  EXPECT_EQ(reader->chunk(g0, 0).stats.min, -kInf);
+  EXPECT_EQ(reader->chunk(g0, 0).stats.max, 48.5);
+  EXPECT_EQ(reader->chunk(g0, 0).stats.count, kRowsPerGroup);
+  EXPECT_EQ(reader->chunk(g0, 3).stats.min, 0.0);
+  EXPECT_EQ(reader->chunk(g0, 3).stats.max, 1.0);
+  EXPECT_EQ(reader->chunk(g0, 3).stats.sum, kRowsPerGroup / 4);
+  EXPECT_EQ(reader->chunk(g0, 2).stats.min, 0.0);
+  EXPECT_EQ(reader->chunk(g0, 4).stats.count, kRowsPerGroup / 2);
+  EXPECT_FALSE(reader->chunk(g0, 4).stats.has_numeric);
+  const RowGroupMeta& g1 = reader->group(meta->first_group + 1);
+  EXPECT_EQ(reader->chunk(g1, 0).stats.count, 5u);  // the NaNs count as values
+  EXPECT_EQ(reader->chunk(g1, 3).stats.max, 0.0);
+}
+
+TEST_F(SegmentTest, FindSeriesAndFindColumn) {
+  std::vector<std::pair<SeriesId, SortedSeries>> series;
+  for (SeriesId id : {0u, 3u, 4u, 100u, 4000000000u}) {
+    SortedSeries s;
+    s.times = {static_cast<int64_t>(id)};
+    s.columns = {Floats({1.0})};
+    series.emplace_back(id, s);
+  }
+  auto reader = WriteAndOpen(AllTypes(), series, nullptr);
+  ASSERT_NE(reader, nullptr);
+  for (const auto& [id, data] : series) {
+    const SeriesMeta* m = reader->FindSeries(id);
+    ASSERT_NE(m, nullptr) << id;
+    EXPECT_EQ(m->id, id);
+    EXPECT_EQ(m->min_time, static_cast<int64_t>(id));
+  }
+  for (SeriesId missing : {1u, 2u, 5u, 99u, 101u, 4000000001u}) {
+    EXPECT_EQ(reader->FindSeries(missing), nullptr) << missing;
+  }
+  EXPECT_EQ(reader->FindColumn("f", ValueType::kFloat64), 0);
+  EXPECT_EQ(reader->FindColumn("s", ValueType::kString), 4);
+  EXPECT_EQ(reader->FindColumn("u", ValueType::kUInt64), 2);
+  EXPECT_EQ(reader->FindColumn("f", ValueType::kInt64), -1);  // same name, another type
+  EXPECT_EQ(reader->FindColumn("nope", ValueType::kFloat64), -1);
+  EXPECT_EQ(reader->FindColumn("", ValueType::kFloat64), -1);
+}
+
+TEST_F(SegmentTest, EmptySegmentOpens) {
+  auto reader = WriteAndOpen(AllTypes(), {}, nullptr);
+  ASSERT_NE(reader, nullptr);
+  EXPECT_EQ(reader->index().rows, 0u);
+  EXPECT_TRUE(reader->index().series.empty());
+  EXPECT_EQ(reader->FindSeries(0), nullptr);
+}
+
+TEST_F(SegmentTest, ReadsFromRealFiles) {
+  // The POSIX env maps the file; the same bytes must read the same way.
+  auto series = testing::FixtureSeries();
+  const std::string dir = ::testing::TempDir() + "/gnomon_segment_test_" + std::to_string(getpid());
+  port::Env* env = port::Env::Default();
+  ASSERT_TRUE(env->CreateDirs(dir).ok());
+  const std::string path = dir + "/1.seg";
+  ASSERT_TRUE(testing::WriteFixtureSegment(env, path).ok());
+  auto reader = SegmentReader::Open(env, path);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ExpectRoundTrip(**reader, series);
+  ASSERT_TRUE(env->RemoveDirRecursive(dir).ok());
+}
+
+TEST(SegmentIndexCodec, RoundTripAndEveryTruncation) {
+  port::MemEnv env;
+  ASSERT_TRUE(env.CreateDirs("/s").ok());
+  ASSERT_TRUE(testing::WriteFixtureSegment(&env, "/s/1.seg").ok());
+  auto reader = SegmentReader::Open(&env, "/s/1.seg");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  std::string bytes;
+  EncodeSegmentIndex((*reader)->index(), &bytes);
+  SegmentIndex decoded;
+  ASSERT_TRUE(DecodeSegmentIndex(bytes, &decoded).ok());
+  std::string again;
+  EncodeSegmentIndex(decoded, &again);
+  EXPECT_EQ(again, bytes);
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    SegmentIndex partial;
+    Status s = DecodeSegmentIndex(std::string_view(bytes).substr(0, len), &partial);
+    EXPECT_TRUE(s.IsCorruption()) << "prefix of " << len << " bytes: " << s.ToString();
+  }
+  SegmentIndex extra;
+  Status s = DecodeSegmentIndex(bytes + '\0', &extra);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
+}  // namespace
+}  // namespace gnomon::storage
