@@ -75,6 +75,8 @@ class EngineImpl final : public Engine {
   Status FlushFrozen();
   Status CompactAll(int min_segments);
   void BackgroundLoop();
+  // Compaction has its own thread so that flushes (and thus writers) never wait behind a merge.
+  void CompactionLoop();
   void DeleteObsoleteFiles(const std::vector<std::shared_ptr<Table>>& tables);
 
   EngineOptions options_;
@@ -103,6 +105,9 @@ class EngineImpl final : public Engine {
   bool bg_stop_ = false;
   bool bg_flush_requested_ = false;
   std::thread bg_thread_;
+  std::thread compaction_thread_;
+  std::condition_variable compaction_cv_;
+  bool compaction_requested_ = false;
   bool closed_ = false;
   bool replaying_ = false;
 };

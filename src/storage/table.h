@@ -104,6 +104,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::unique_ptr<index::SeriesRegistry> registry_;
   // Serialises flush, compaction and delete of this table's segments.
   std::mutex maintenance_mu_;
+  // Serialises compactions and deletes (both rewrite segments); taken before maintenance_mu_.
+  std::mutex compaction_mu_;
 
   mutable std::shared_mutex mu_;
   TableSchema schema_;

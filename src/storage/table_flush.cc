@@ -248,7 +248,9 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
 }
 
 Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file) {
-  std::lock_guard maintenance(maintenance_mu_);
+  // Not maintenance_mu_: flushes go on while a partition is merged. Deletes rewrite segments, so
+  // they exclude compaction; a retention drop may remove inputs meanwhile (checked at install).
+  std::lock_guard compaction(compaction_mu_);
   std::map<int64_t, std::vector<SegmentRef>> by_partition;
   TableSchema schema;
   {
@@ -256,6 +258,8 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     for (const SegmentRef& s : segments_) by_partition[s.meta.partition_start].push_back(s);
     schema = schema_;
   }
+  std::vector<SegmentColumn> columns;
+  for (const FieldColumn& f : schema.fields()) columns.push_back(SegmentColumn{f.name, f.type});
   for (auto& [pstart, inputs] : by_partition) {
     if (static_cast<int>(inputs.size()) < std::max(min_segments, 2)) continue;
     // inputs are in ascending sequence order (segments_ is kept sorted).
@@ -268,9 +272,13 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     uint64_t sequence = 0;
     for (const SegmentRef& s : inputs) sequence = std::max(sequence, s.meta.sequence);
 
-    std::vector<std::pair<SeriesId, SortedSeries>> rows;
-    std::vector<SegmentRef> outputs;
+    // One partition in, one segment out, written series by series so memory holds one series.
+    const uint64_t file_number = next_file();
+    const std::string path = SegmentPath(file_number);
+    SegmentWriter writer(env_, path, name_, columns);
+    GNOMON_RETURN_IF_ERROR(writer.Open());
     std::vector<SortedSeries> sources;
+    SortedSeries merged;
     for (SeriesId id : ids) {
       sources.clear();
       for (const SegmentRef& s : inputs) {
@@ -280,14 +288,21 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
         GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*s.reader, *meta, INT64_MIN, INT64_MAX, &one));
         sources.push_back(std::move(one));
       }
-      SortedSeries merged;
       MergeSortedSeries(&sources, schema, &merged);
-      if (!merged.times.empty()) rows.emplace_back(id, std::move(merged));
+      if (!merged.times.empty()) GNOMON_RETURN_IF_ERROR(writer.AddSeries(id, merged));
     }
-    // One partition in, one segment out (rows never cross the partition).
-    const int64_t partition_ns = INT64_MAX;
-    GNOMON_RETURN_IF_ERROR(WriteSegments(rows, partition_ns, next_file, sequence, &outputs));
-    for (SegmentRef& out : outputs) out.meta.partition_start = pstart;
+    SegmentIndex index;
+    GNOMON_RETURN_IF_ERROR(writer.Finish(&index));
+    GNOMON_RETURN_IF_ERROR(env_->SyncDir(dir_));
+    SegmentRef out;
+    out.meta.file_number = file_number;
+    out.meta.sequence = sequence;
+    out.meta.partition_start = pstart;
+    out.meta.min_time = index.min_time;
+    out.meta.max_time = index.max_time;
+    out.meta.rows = index.rows;
+    out.meta.bytes = writer.FileSize();
+    GNOMON_ASSIGN_OR_RETURN(out.reader, SegmentReader::Open(env_, path));
     {
       std::unique_lock lock(mu_);
       auto is_input = [&](const SegmentRef& s) {
@@ -296,9 +311,19 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
         }
         return false;
       };
+      size_t present = std::count_if(segments_.begin(), segments_.end(), is_input);
+      if (present != inputs.size()) {
+        // Retention dropped inputs meanwhile: the merged data is expired too.
+        obsolete_files_.push_back(path);
+        continue;
+      }
       segments_.erase(std::remove_if(segments_.begin(), segments_.end(), is_input), segments_.end());
       for (const SegmentRef& in : inputs) obsolete_files_.push_back(in.reader->path());
-      for (auto& s : outputs) segments_.push_back(std::move(s));
+      if (out.meta.rows > 0) {
+        segments_.push_back(std::move(out));
+      } else {
+        obsolete_files_.push_back(path);
+      }
       std::stable_sort(segments_.begin(), segments_.end(), [](const SegmentRef& a, const SegmentRef& b) {
         return a.meta.sequence < b.meta.sequence;
       });
@@ -333,6 +358,7 @@ Status Table::DropPartitionsBefore(int64_t cutoff, int64_t partition_ns) {
 
 Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
                          const std::function<uint64_t()>& next_file) {
+  std::lock_guard compaction(compaction_mu_);  // lock order: compaction_mu_, maintenance_mu_
   std::lock_guard maintenance(maintenance_mu_);
   std::vector<SegmentRef> affected;
   {
