@@ -2,6 +2,10 @@
 #include <algorithm>
 #include <chrono>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
 #include "src/storage/engine_impl.h"
@@ -51,6 +55,11 @@ Status EngineImpl::FlushFrozen() {
   DeleteObsoleteFiles(tables);
   GNOMON_RETURN_IF_ERROR(wal_->RemoveSegmentsBefore(live_from));
   GNOMON_LOG_INFO("flushed memtables into segments; WAL now starts at segment {}", live_from);
+#if defined(__GLIBC__)
+  // The frozen memtables were freed across many threads' malloc arenas; hand the pages back so
+  // resident memory follows the memtable budget instead of its high-water mark.
+  malloc_trim(0);
+#endif
   {
     std::lock_guard lock(bg_mu_);
     pending_freezes_.erase(
