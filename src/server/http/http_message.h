@@ -44,13 +44,16 @@ struct Request {
 class ChunkSink {
  public:
   virtual ~ChunkSink() = default;
-  // Appends `bytes` to the body and blocks until they are handed to the socket (one or more HTTP
-  // chunks; an empty `bytes` sends nothing). The first call commits the response: its head goes
-  // out first, built from the Response as it is at that moment, with Transfer-Encoding: chunked
-  // (HTTP/1.0 clients: no framing, and the connection closes after the body).
-  // Non-OK when the client has gone, a send timed out, the server is cutting connections at the
-  // end of its shutdown grace period, or (Aborted) the request is a HEAD, whose answer ends with
-  // the head. The producer must then stop and return; later calls fail the same way.
+  // Appends `bytes` to the body as one or more HTTP chunks (an empty `bytes` sends nothing). The
+  // sink copies them and starts sending; it waits for the previous Write's send first, so at most
+  // one Write's worth is in flight and the producer's memory stays bounded however slow the
+  // client. The first call commits the response: its head goes out first, built from the
+  // Response as it is at that moment, with Transfer-Encoding: chunked (HTTP/1.0 clients: no
+  // framing, and the connection closes after the body).
+  // Non-OK when the client has gone or a send timed out (noticed by the Write after the one whose
+  // bytes failed), when the server is cutting connections at the end of its shutdown grace
+  // period, or (Aborted) when the request is a HEAD, whose answer ends with the head. The
+  // producer must then stop and return; later calls fail the same way.
   virtual Status Write(std::string_view bytes) = 0;
 };
 

@@ -233,7 +233,8 @@ void HttpSession::RecycleBuffers() {
   if (response_.body().capacity() > kKeepBufferBytes) std::string().swap(response_.body());
   stream_serializer_.reset();
   stream_head_ = {};
-  std::string().swap(stream_out_);  // one send's worth; not worth keeping between requests
+  std::string().swap(stream_out_);  // a send's worth each; not worth keeping between requests
+  std::string().swap(stream_next_);
   gzip_.Trim(kKeepBufferBytes);
 }
 

@@ -7,8 +7,9 @@
 // strand only ever runs OnServerStop (which leaves a busy connection alone) and the sends that the
 // producer asks for. So the request/response members are never touched by two threads at once.
 // A producer's ChunkSink::Write does not touch the socket itself: it posts the send to the strand
-// and waits for its completion (http_session_stream.cc). Sends thus keep the stream's io_timeout
-// and are cancelled with the connection, and Cut() can wake a producer whose send will never end.
+// and later waits for its completion (http_session_stream.cc). Sends thus keep the stream's
+// io_timeout and are cancelled with the connection, and Cut() can wake a producer whose send will
+// never end.
 #pragma once
 
 #include <boost/beast/core/flat_buffer.hpp>
@@ -64,9 +65,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void RunHandler();  // worker thread
   // Worker thread: runs `producer` over handler_response_ and sends what it writes.
   StreamEnd RunStream(const StreamProducer& producer);
-  // Worker thread: sends stream_out_ (after the head when `with_head`) on the strand and waits.
-  // REQUIRES: no other send in flight; after a non-OK return, no more calls.
-  Status SendOnStrand(bool with_head);
+  // Worker thread: starts sending stream_next_ (after the head when `with_head`) on the strand.
+  // REQUIRES: no send in flight; no call after a send failed.
+  Status PostSend(bool with_head);
+  // Worker thread: waits for the send in flight and returns its outcome.
+  Status AwaitSend();
   void StartStreamSend(bool with_head);  // strand
   void OnStreamSent(BeastError ec);      // strand
   void AfterStream(StreamEnd end);       // strand: the next request, or close
@@ -99,13 +102,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   size_t drained_bytes_ = 0;
 
   // Streaming. The worker and the strand hand each send back and forth under stream_mu_; the
-  // fields below it belong to the strand while a send is in flight and to the worker otherwise.
+  // fields below it belong to the strand while a send is in flight and to the worker otherwise,
+  // except stream_next_, which is always the worker's.
   std::mutex stream_mu_;
   std::condition_variable stream_cv_;
   bool stream_send_done_ = false;  // GUARDED_BY(stream_mu_)
   BeastError stream_send_error_;   // GUARDED_BY(stream_mu_)
   bool cut_ = false;               // GUARDED_BY(stream_mu_); never reset
   std::string stream_out_;         // framed bytes of the send in flight
+  std::string stream_next_;        // the worker frames the next send here meanwhile
   boost::beast::http::response<boost::beast::http::empty_body> stream_head_;
   std::optional<boost::beast::http::response_serializer<boost::beast::http::empty_body>>
       stream_serializer_;

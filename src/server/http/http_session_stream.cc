@@ -24,6 +24,11 @@ constexpr size_t kMaxSendBytes = 1 << 20;
 }  // namespace
 
 // The ChunkSink a producer writes to. Worker thread only.
+//
+// Double-buffered: a Write frames its bytes into stream_next_ while the previous send is still in
+// flight, then waits for that send and starts its own, so that the producer computes its next
+// piece while the socket takes the last one. A failed send is therefore reported by the Write
+// after the one whose bytes it carried (or by Finish).
 class HttpSession::StreamSink final : public ChunkSink {
  public:
   explicit StreamSink(HttpSession* session) : s_(session) {}
@@ -38,9 +43,8 @@ class HttpSession::StreamSink final : public ChunkSink {
       BuildHead();
       if (s_->head_request_) {
         // A HEAD answer is the head alone: stop the producer as soon as the status is known.
-        s_->stream_out_.clear();
-        error_ = s_->SendOnStrand(true);
-        if (error_.ok()) {
+        s_->stream_next_.clear();
+        if (Send(true, 0) && Drain()) {
           head_only_ = true;
           error_ = Status::Aborted("HEAD request: the body is not sent");
         }
@@ -49,7 +53,7 @@ class HttpSession::StreamSink final : public ChunkSink {
     }
     while (!bytes.empty()) {
       size_t n = std::min(bytes.size(), kMaxSendBytes);
-      std::string& out = s_->stream_out_;
+      std::string& out = s_->stream_next_;
       out.clear();
       if (!s_->http10_) {
         char size_line[24];
@@ -58,26 +62,39 @@ class HttpSession::StreamSink final : public ChunkSink {
       }
       out.append(bytes.data(), n);
       if (!s_->http10_) out.append("\r\n");
-      error_ = s_->SendOnStrand(with_head);
-      if (!error_.ok()) return error_;
+      if (!Drain() || !Send(with_head, n)) return error_;
       with_head = false;
-      body_bytes_ += n;
       bytes.remove_prefix(n);
     }
     return Status::OK();
   }
 
   // Ends a body that went out complete: the last chunk (HTTP/1.1; HTTP/1.0 bodies end with the
-  // connection). REQUIRES: committed and no error.
-  Status Finish() {
-    if (s_->http10_) return Status::OK();
-    s_->stream_out_.assign("0\r\n\r\n");
-    error_ = s_->SendOnStrand(false);
-    return error_;
+  // connection), and waits until everything is sent; failures land in error(). REQUIRES: committed.
+  void Finish() {
+    if (error_.ok() && !s_->http10_) {
+      s_->stream_next_.assign("0\r\n\r\n");
+      if (Drain()) Send(false, 0);
+    }
+    Drain();
+  }
+
+  // Waits for the send in flight, if any. False (and error_ set) when it failed.
+  bool Drain() {
+    if (!in_flight_) return error_.ok();
+    in_flight_ = false;
+    Status s = s_->AwaitSend();
+    if (s.ok()) {
+      body_bytes_ += in_flight_bytes_;
+    } else if (error_.ok()) {
+      error_ = s;
+    }
+    return error_.ok();
   }
 
   bool committed() const { return committed_; }
   bool failed() const { return !error_.ok(); }
+  const Status& error() const { return error_; }
   bool head_only() const { return head_only_; }
   uint64_t body_bytes() const { return body_bytes_; }
 
@@ -96,11 +113,22 @@ class HttpSession::StreamSink final : public ChunkSink {
     if (!s_->http10_) head.chunked(true);
   }
 
+  // Starts sending stream_next_ carrying `n` body bytes. REQUIRES: nothing in flight.
+  bool Send(bool with_head, size_t n) {
+    error_ = s_->PostSend(with_head);
+    if (!error_.ok()) return false;
+    in_flight_ = true;
+    in_flight_bytes_ = n;
+    return true;
+  }
+
   HttpSession* s_;
   Status error_;
   bool committed_ = false;
   bool head_only_ = false;
-  uint64_t body_bytes_ = 0;
+  bool in_flight_ = false;
+  size_t in_flight_bytes_ = 0;
+  uint64_t body_bytes_ = 0;  // confirmed sent
 };
 
 HttpSession::StreamEnd HttpSession::RunStream(const StreamProducer& producer) {
@@ -127,15 +155,21 @@ HttpSession::StreamEnd HttpSession::RunStream(const StreamProducer& producer) {
     }
     return StreamEnd::kNotStarted;
   }
+  // Whatever happens next, no send of this stream is left in flight (unless the server cut it).
+  if (s.ok()) {
+    sink.Finish();
+  } else {
+    sink.Drain();
+  }
   StreamEnd end = StreamEnd::kCut;
   if (sink.head_only()) {
     end = StreamEnd::kComplete;
   } else if (s.ok() && !sink.failed()) {
-    if (sink.Finish().ok()) end = StreamEnd::kComplete;
+    end = StreamEnd::kComplete;
   } else if (sink.failed()) {
     // The client went away, a send timed out, or shutdown cut the connection.
     GNOMON_LOG_DEBUG("[http] {} stream stopped after {} bytes: {}", route_, sink.body_bytes(),
-                     s.ToString());
+                     sink.error().ToString());
   } else {
     GNOMON_LOG_WARN("[http] {} failed after {} bytes of its answer were sent; closing the "
                     "connection without the last chunk: {}",
@@ -146,18 +180,23 @@ HttpSession::StreamEnd HttpSession::RunStream(const StreamProducer& producer) {
   return end;
 }
 
-Status HttpSession::SendOnStrand(bool with_head) {
+Status HttpSession::PostSend(bool with_head) {
   {
     std::lock_guard<std::mutex> lock(stream_mu_);
     if (cut_) return Status::Aborted("connection cut: the server is shutting down");
     stream_send_done_ = false;
   }
+  std::swap(stream_out_, stream_next_);  // the strand owns stream_out_ until the send is done
   net::post(stream_.get_executor(),
             [self = shared_from_this(), with_head] { self->StartStreamSend(with_head); });
+  return Status::OK();
+}
+
+Status HttpSession::AwaitSend() {
   std::unique_lock<std::mutex> lock(stream_mu_);
   stream_cv_.wait(lock, [this] { return stream_send_done_ || cut_; });
-  // After a cut the send may still be in flight: the caller must not touch stream_out_ again,
-  // which the REQUIRES on SendOnStrand guarantees (every later call fails before using it).
+  // After a cut the send may still be in flight; every later PostSend fails before touching the
+  // buffers, so stream_out_ is left to the strand.
   if (!stream_send_done_) return Status::Aborted("connection cut: the server is shutting down");
   if (stream_send_error_) return Status::IOError("send: " + stream_send_error_.message());
   return Status::OK();

@@ -110,6 +110,19 @@ Status TestHttpClient::DiscardBytes(size_t n) {
   return Status::OK();
 }
 
+Result<uint64_t> TestHttpClient::DiscardUntilClosed() {
+  uint64_t total = impl_->buffer.size();
+  impl_->buffer.consume(impl_->buffer.size());
+  char scratch[64 << 10];
+  beast::error_code ec;
+  for (;;) {
+    impl_->stream.expires_after(std::chrono::seconds(120));
+    total += impl_->stream.read_some(net::buffer(scratch), ec);
+    if (ec == net::error::eof) return total;
+    if (ec) return Status::IOError("read: " + ec.message());
+  }
+}
+
 bool TestHttpClient::PeerClosed() {
   char byte;
   beast::error_code ec;

@@ -42,6 +42,9 @@ class TestHttpClient {
   Result<TestReply> ReadReply(bool head_request = false);
   // Reads and discards at least `n` raw bytes (for tests that leave in the middle of a response).
   Status DiscardBytes(size_t n);
+  // Reads and discards everything until the server closes the connection; returns the byte
+  // count (for responses too large to hold, e.g. memory measurements).
+  Result<uint64_t> DiscardUntilClosed();
   // True when the server has closed the connection (reads EOF within a short wait).
   bool PeerClosed();
 
