@@ -15,7 +15,7 @@
 namespace gnomon::server::api {
 
 struct ResultStreamLimits {
-  size_t buffer_bytes = 1 << 20;  // answered buffered when the whole result fits
+  size_t buffer_bytes = 1 << 20;   // answered buffered when the whole result fits
   size_t flush_bytes = 256 << 10;  // one ChunkSink::Write's size once streaming
 };
 

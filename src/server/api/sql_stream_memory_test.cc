@@ -101,10 +101,10 @@ class SqlStreamMemoryTest : public ::testing::Test {
   }
 
   struct Run {
-    uint64_t bytes = 0;     // response bytes, head included
-    int64_t rss_kb = 0;     // RSS when the peak was reset
-    int64_t peak_kb = 0;    // VmHWM after the answer
-    std::string head;       // the response head
+    uint64_t bytes = 0;   // response bytes, head included
+    int64_t rss_kb = 0;   // RSS when the peak was reset
+    int64_t peak_kb = 0;  // VmHWM after the answer
+    std::string head;     // the response head
   };
   Run Select(const std::string& path) {
     Run run;
@@ -114,7 +114,8 @@ class SqlStreamMemoryTest : public ::testing::Test {
     EXPECT_TRUE(ResetPeak());
     run.rss_kb = StatusKb("VmRSS:");
     EXPECT_TRUE((*client)
-                    ->WriteRaw("GET " + path + "?db=db&sql=SELECT%20*%20FROM%20cpu HTTP/1.1\r\n"
+                    ->WriteRaw("GET " + path +
+                               "?db=db&sql=SELECT%20*%20FROM%20cpu HTTP/1.1\r\n"
                                "Host: x\r\nConnection: close\r\n\r\n")
                     .ok());
     auto n = (*client)->DiscardUntilClosed();
@@ -137,10 +138,11 @@ TEST_F(SqlStreamMemoryTest, StreamingKeepsPeakMemoryFlat) {
   Run buffered = Select("/v1/sql-buffered");
   int64_t streamed_kb = streamed.peak_kb - streamed.rss_kb;
   int64_t buffered_kb = buffered.peak_kb - buffered.rss_kb;
-  std::printf("SELECT * FROM cpu, %d rows, %.1f MB answer: peak RSS growth %.1f MB streamed "
-              "(VmHWM %.1f MB), %.1f MB buffered (VmHWM %.1f MB)\n",
-              kHosts * kTimes, streamed.bytes / 1e6, streamed_kb / 1024.0,
-              streamed.peak_kb / 1024.0, buffered_kb / 1024.0, buffered.peak_kb / 1024.0);
+  std::printf(
+      "SELECT * FROM cpu, %d rows, %.1f MB answer: peak RSS growth %.1f MB streamed "
+      "(VmHWM %.1f MB), %.1f MB buffered (VmHWM %.1f MB)\n",
+      kHosts * kTimes, streamed.bytes / 1e6, streamed_kb / 1024.0, streamed.peak_kb / 1024.0,
+      buffered_kb / 1024.0, buffered.peak_kb / 1024.0);
   RecordProperty("streamed_peak_growth_kb", std::to_string(streamed_kb));
   RecordProperty("buffered_peak_growth_kb", std::to_string(buffered_kb));
   ASSERT_GT(streamed.bytes, 64u << 20);

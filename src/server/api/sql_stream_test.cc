@@ -49,8 +49,9 @@ class SqlData : public ::testing::Environment {
       storage::TableBatch* table = batch.Table("cpu");
       std::vector<uint32_t> series;
       for (int h = 0; h < kHosts; ++h) {
-        series.push_back(table->AddSeries(storage::TagSet{
-            {"hostname", "host_" + std::to_string(h)}, {"region", h % 2 ? "us-east-1" : "eu-west-1"}}));
+        series.push_back(
+            table->AddSeries(storage::TagSet{{"hostname", "host_" + std::to_string(h)},
+                                             {"region", h % 2 ? "us-east-1" : "eu-west-1"}}));
       }
       for (int t = t0; t < t0 + 1000; ++t) {
         for (int h = 0; h < kHosts; ++h) {
@@ -109,7 +110,8 @@ class ObservedEngine final : public query::QueryEngine {
 
  private:
   struct CountingSink final : query::ResultSink {
-    CountingSink(query::ResultSink* inner, uint64_t fail_after) : inner(inner), fail_after(fail_after) {}
+    CountingSink(query::ResultSink* inner, uint64_t fail_after)
+        : inner(inner), fail_after(fail_after) {}
     Status Begin(const std::vector<query::ResultColumn>& columns) override {
       return inner->Begin(columns);
     }
@@ -244,7 +246,8 @@ class JsonChecker {
   }
   bool Peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
   void SkipSpace() {
-    while (pos_ < s_.size() && std::string_view(" \t\r\n").find(s_[pos_]) != std::string_view::npos) {
+    while (pos_ < s_.size() &&
+           std::string_view(" \t\r\n").find(s_[pos_]) != std::string_view::npos) {
       ++pos_;
     }
   }
@@ -325,8 +328,9 @@ TEST_F(SqlStreamTest, LargeResultStreamsAsChunkedJson) {
 }
 
 TEST_F(SqlStreamTest, LargeCsvResultStreams) {
-  auto reply = HttpRequestOnce("127.0.0.1", server_->port(), "GET",
-                               Target("SELECT time, hostname, usage_user FROM cpu", "&format=csv&epoch=s"));
+  auto reply =
+      HttpRequestOnce("127.0.0.1", server_->port(), "GET",
+                      Target("SELECT time, hostname, usage_user FROM cpu", "&format=csv&epoch=s"));
   ASSERT_TRUE(reply.ok()) << reply.status().ToString();
   EXPECT_EQ(reply->status, 200);
   EXPECT_EQ(reply->Header("transfer-encoding"), "chunked");
@@ -388,9 +392,11 @@ TEST_F(SqlStreamTest, FailureAfterStreamingBeganCutsTheBody) {
 TEST_F(SqlStreamTest, ClientLeavingMidStreamStopsTheQuery) {
   {
     auto client = Connect();
-    ASSERT_TRUE(client->WriteRaw("GET " + Target("SELECT * FROM cpu") + " HTTP/1.1\r\nHost: x\r\n\r\n").ok());
+    ASSERT_TRUE(
+        client->WriteRaw("GET " + Target("SELECT * FROM cpu") + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            .ok());
     ASSERT_TRUE(client->DiscardBytes(2 << 20).ok());  // the head and the first 2 MB
-  }  // closed with the answer under way
+  }                                                   // closed with the answer under way
   auto [status, rows] = observed_->WaitFinished(1);
   EXPECT_EQ(status.code(), Status::Code::kIOError) << status.ToString();
   EXPECT_LT(rows, kRows) << "the query ran to the end although the client had gone";

@@ -171,9 +171,10 @@ HttpSession::StreamEnd HttpSession::RunStream(const StreamProducer& producer) {
     GNOMON_LOG_DEBUG("[http] {} stream stopped after {} bytes: {}", route_, sink.body_bytes(),
                      sink.error().ToString());
   } else {
-    GNOMON_LOG_WARN("[http] {} failed after {} bytes of its answer were sent; closing the "
-                    "connection without the last chunk: {}",
-                    route_, sink.body_bytes(), s.ToString());
+    GNOMON_LOG_WARN(
+        "[http] {} failed after {} bytes of its answer were sent; closing the "
+        "connection without the last chunk: {}",
+        route_, sink.body_bytes(), s.ToString());
   }
   core_->stats->RecordRequest(route_, handler_response_.status, request_.wire_body_bytes,
                               request_.body.size(), sink.body_bytes());
@@ -211,15 +212,14 @@ void HttpSession::StartStreamSend(bool with_head) {
                      [self](BeastError ec, size_t) { self->OnStreamSent(ec); });
   };
   if (!with_head) return send_body();
-  stream_close_after_ = http10_ || !parser_->get().keep_alive() || stop_requested_ ||
-                        core_->draining();
+  stream_close_after_ =
+      http10_ || !parser_->get().keep_alive() || stop_requested_ || core_->draining();
   stream_head_.keep_alive(!stream_close_after_);
   stream_serializer_.emplace(stream_head_);
-  bhttp::async_write_header(stream_, *stream_serializer_,
-                            [this, send_body](BeastError ec, size_t) {
-                              if (ec) return OnStreamSent(ec);
-                              send_body();
-                            });
+  bhttp::async_write_header(stream_, *stream_serializer_, [this, send_body](BeastError ec, size_t) {
+    if (ec) return OnStreamSent(ec);
+    send_body();
+  });
 }
 
 void HttpSession::OnStreamSent(BeastError ec) {

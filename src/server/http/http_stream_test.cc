@@ -84,9 +84,8 @@ struct ProducerLog {
 class HttpStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    router_.Add(Method::kGet, "/hello", "hello", [](const Request&, Response* resp) {
-      resp->SetText(200, "text/plain", "hello");
-    });
+    router_.Add(Method::kGet, "/hello", "hello",
+                [](const Request&, Response* resp) { resp->SetText(200, "text/plain", "hello"); });
     // /stream?bytes=N&piece=M&gate=K: N body bytes in Writes of M bytes; with gate, waits for
     // the test after K bytes. Stops at the first failed Write.
     router_.Add(Method::kGet, "/stream", "stream", [this](const Request& req, Response* resp) {
@@ -304,11 +303,12 @@ TEST_F(HttpStreamTest, ShutdownLetsARunningStreamFinish) {
   constexpr size_t kBytes = 2 << 20;
   auto client = Connect();
   auto pending = std::async(std::launch::async, [&] {
-    return client->Send("GET", "/stream?bytes=" + std::to_string(kBytes) + "&piece=65536&gate=" +
-                                   std::to_string(kBytes / 2));
+    return client->Send("GET", "/stream?bytes=" + std::to_string(kBytes) +
+                                   "&piece=65536&gate=" + std::to_string(kBytes / 2));
   });
   log_.WaitAtGate();
-  auto shutdown = std::async(std::launch::async, [this] { server_->Shutdown(std::chrono::seconds(30)); });
+  auto shutdown =
+      std::async(std::launch::async, [this] { server_->Shutdown(std::chrono::seconds(30)); });
   // Shutdown has begun once new connections are refused.
   for (int i = 0; i < 500; ++i) {
     if (!TestHttpClient::Connect("127.0.0.1", port_).ok()) break;
