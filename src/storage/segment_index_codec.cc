@@ -1,4 +1,5 @@
 // Encoding of the segment index section (docs/format/segment.md, "Index").
+#include <cstdint>
 #include <cstring>
 
 #include "src/base/coding.h"
@@ -90,7 +91,8 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
       const RowGroupMeta& group = index.groups[s.first_group + g];
       PutVarint64(out, group.rows);
       PutVarsint64(out, group.min_time);
-      PutVarint64(out, static_cast<uint64_t>(group.max_time - group.min_time));
+      // max >= min, so the span fits in uint64 even where int64 subtraction would overflow.
+      PutVarint64(out, static_cast<uint64_t>(group.max_time) - static_cast<uint64_t>(group.min_time));
       PutVarint64(out, group.time_offset);
       PutVarint64(out, group.time_length);
       PutFixed32(out, group.time_crc);
@@ -158,7 +160,11 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
         return Bad("row group", in.size(), total);
       }
       group.rows = static_cast<uint32_t>(grows);
-      group.max_time = group.min_time + static_cast<int64_t>(span);
+      // A span that would carry max_time past INT64_MAX is corrupt.
+      if (span > static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(group.min_time)) {
+        return Bad("row group time span", in.size(), total);
+      }
+      group.max_time = static_cast<int64_t>(static_cast<uint64_t>(group.min_time) + span);
       group.time_offset = toff;
       group.time_length = static_cast<uint32_t>(tlen);
       group.first_column = static_cast<uint32_t>(index->chunks.size());

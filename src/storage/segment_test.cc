@@ -404,5 +404,32 @@ TEST(SegmentIndexCodec, RoundTripAndEveryTruncation) {
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 }
 
+TEST(SegmentIndexCodec, GroupTimeSpansAtTheEndsOfInt64) {
+  SegmentIndex index;
+  index.table = "t";
+  index.columns = {{"x", ValueType::kInt64}};
+  index.series = {{1, 0, 1, 1, 0, 0}};
+  RowGroupMeta group;
+  group.rows = 2;
+  group.min_time = std::numeric_limits<int64_t>::min();
+  group.max_time = std::numeric_limits<int64_t>::max();
+  index.groups = {group};
+  index.chunks = {ColumnChunkMeta{}};
+  std::string bytes;
+  EncodeSegmentIndex(index, &bytes);
+  SegmentIndex decoded;
+  ASSERT_TRUE(DecodeSegmentIndex(bytes, &decoded).ok());
+  EXPECT_EQ(decoded.groups[0].min_time, group.min_time);
+  EXPECT_EQ(decoded.groups[0].max_time, group.max_time);
+  // A span that would carry max_time past INT64_MAX (here: an encoded max below min) is corrupt,
+  // not a wrapped time.
+  index.groups[0].min_time = 10;
+  index.groups[0].max_time = 5;
+  bytes.clear();
+  EncodeSegmentIndex(index, &bytes);
+  Status s = DecodeSegmentIndex(bytes, &decoded);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+}
+
 }  // namespace
 }  // namespace gnomon::storage
