@@ -80,6 +80,9 @@ class ScanConsumer {
   virtual bool OnBatch(const ColumnBatch& batch) = 0;
   // Returns true if the statistics were used; then the block's rows are not delivered.
   virtual bool OnBlockStats(const BlockStatsView& stats) { return false; }
+  // Whether statistics over rows with times in [min_time, max_time] could be used at all (lets
+  // the scan skip reading slice statistics a consumer would decline).
+  virtual bool CanUseStats(int64_t min_time, int64_t max_time) { return false; }
 };
 
 struct ScanMetrics {

@@ -12,7 +12,11 @@ namespace gnomon::storage {
 
 constexpr char kSegmentMagic[8] = {'G', 'N', 'O', 'M', 'S', 'E', 'G', '1'};
 constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
-constexpr uint32_t kSegmentVersion = 1;
+constexpr uint32_t kSegmentVersion = 2;
+// Row groups that span several hours also keep statistics per hour ("slices", aligned to the
+// epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large
+// group that crosses bucket boundaries.
+constexpr int64_t kSliceWidthNs = 3600LL * 1000000000;
 // Rows per row group: every column of a series is cut at the same row boundaries, so one group's
 // statistics describe the same rows for all columns.
 constexpr uint32_t kRowsPerGroup = 8192;
@@ -30,6 +34,10 @@ struct ColumnChunkMeta {
   uint32_t validity_length = 0;
   uint32_t validity_crc = 0;
   ColumnStats stats;
+  // Statistics per slice of the group (only when the group spans more than one slice).
+  uint64_t slice_stats_offset = 0;
+  uint32_t slice_stats_length = 0;
+  uint32_t slice_stats_crc = 0;
 };
 
 struct RowGroupMeta {
@@ -40,6 +48,18 @@ struct RowGroupMeta {
   uint32_t time_length = 0;
   uint32_t time_crc = 0;
   uint32_t first_column = 0;  // index into SegmentIndex::columns; num_columns consecutive entries
+  // The group's slices (start and row count of each); length 0 when it lies in one slice.
+  uint64_t slices_offset = 0;
+  uint32_t slices_length = 0;
+  uint32_t slices_crc = 0;
+};
+
+// One slice of a row group: rows [first_row, first_row + rows) have times in
+// [start, start + kSliceWidthNs).
+struct SliceInfo {
+  int64_t start = 0;
+  uint32_t first_row = 0;
+  uint32_t rows = 0;
 };
 
 struct SeriesMeta {

@@ -13,7 +13,7 @@
 namespace gnomon::storage {
 namespace {
 
-const std::string kGoldenPath = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/segment_v1.seg";
+const std::string kGoldenPath = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/segment_v2.seg";
 
 std::string WriteFixtureBytes() {
   port::MemEnv env;

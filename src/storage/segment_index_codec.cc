@@ -19,7 +19,9 @@ double BitsDouble(uint64_t b) {
   return d;
 }
 
-void EncodeStats(ValueType type, const ColumnStats& s, std::string* out) {
+}  // namespace
+
+void EncodeColumnStats(ValueType type, const ColumnStats& s, std::string* out) {
   PutVarint64(out, s.count);
   switch (type) {
     case ValueType::kInt64:
@@ -38,7 +40,7 @@ void EncodeStats(ValueType type, const ColumnStats& s, std::string* out) {
   }
 }
 
-bool DecodeStats(ValueType type, std::string_view* in, ColumnStats* s) {
+bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* s) {
   uint64_t count;
   if (!GetVarint64(in, &count) || count > UINT32_MAX) return false;
   s->count = static_cast<uint32_t>(count);
@@ -65,6 +67,8 @@ bool DecodeStats(ValueType type, std::string_view* in, ColumnStats* s) {
     default: return true;
   }
 }
+
+namespace {
 
 Status Bad(std::string_view what, size_t remaining, size_t total) {
   return Status::Corruption("segment index: bad " + std::string(what) + " at index offset " +
@@ -96,6 +100,11 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
       PutVarint64(out, group.time_offset);
       PutVarint64(out, group.time_length);
       PutFixed32(out, group.time_crc);
+      PutVarint64(out, group.slices_length);
+      if (group.slices_length > 0) {
+        PutVarint64(out, group.slices_offset);
+        PutFixed32(out, group.slices_crc);
+      }
       for (size_t c = 0; c < index.columns.size(); ++c) {
         const ColumnChunkMeta& m = index.chunks[group.first_column + c];
         out->push_back(static_cast<char>(m.presence));
@@ -108,7 +117,12 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
           PutVarint64(out, m.validity_length);
           PutFixed32(out, m.validity_crc);
         }
-        EncodeStats(index.columns[c].type, m.stats, out);
+        EncodeColumnStats(index.columns[c].type, m.stats, out);
+        PutVarint64(out, m.slice_stats_length);
+        if (m.slice_stats_length > 0) {
+          PutVarint64(out, m.slice_stats_offset);
+          PutFixed32(out, m.slice_stats_crc);
+        }
       }
     }
   }
@@ -168,6 +182,15 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
       group.time_offset = toff;
       group.time_length = static_cast<uint32_t>(tlen);
       group.first_column = static_cast<uint32_t>(index->chunks.size());
+      uint64_t slen, soff;
+      if (!GetVarint64(&in, &slen) || slen > UINT32_MAX) return Bad("row group slices", in.size(), total);
+      if (slen > 0) {
+        if (!GetVarint64(&in, &soff) || !GetFixed32(&in, &group.slices_crc)) {
+          return Bad("row group slices", in.size(), total);
+        }
+        group.slices_offset = soff;
+        group.slices_length = static_cast<uint32_t>(slen);
+      }
       for (uint64_t c = 0; c < ncols; ++c) {
         ColumnChunkMeta m;
         if (in.empty()) return Bad("chunk", in.size(), total);
@@ -191,8 +214,17 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
             m.validity_offset = off;
             m.validity_length = static_cast<uint32_t>(len);
           }
-          if (!DecodeStats(index->columns[c].type, &in, &m.stats) || m.stats.count > grows) {
+          if (!DecodeColumnStats(index->columns[c].type, &in, &m.stats) || m.stats.count > grows) {
             return Bad("chunk statistics", in.size(), total);
+          }
+          uint64_t sslen, ssoff;
+          if (!GetVarint64(&in, &sslen) || sslen > UINT32_MAX) return Bad("slice statistics", in.size(), total);
+          if (sslen > 0) {
+            if (!GetVarint64(&in, &ssoff) || !GetFixed32(&in, &m.slice_stats_crc)) {
+              return Bad("slice statistics", in.size(), total);
+            }
+            m.slice_stats_offset = ssoff;
+            m.slice_stats_length = static_cast<uint32_t>(sslen);
           }
         }
         index->chunks.push_back(m);

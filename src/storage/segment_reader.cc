@@ -5,6 +5,7 @@
 
 #include "src/base/coding.h"
 #include "src/base/crc32c.h"
+#include "src/base/time_util.h"
 #include "src/encoding/block_codec.h"
 #include "src/storage/segment_writer.h"
 
@@ -58,10 +59,16 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   };
   for (const RowGroupMeta& g : reader->index_.groups) {
     if (!in_data(g.time_offset, g.time_length)) return corrupt("time block out of bounds");
+    if (g.slices_length > 0 && !in_data(g.slices_offset, g.slices_length)) {
+      return corrupt("slices block out of bounds");
+    }
   }
   for (const ColumnChunkMeta& c : reader->index_.chunks) {
     if (c.presence == ColumnChunkMeta::kAbsent) continue;
     if (!in_data(c.offset, c.length)) return corrupt("column block out of bounds");
+    if (c.slice_stats_length > 0 && !in_data(c.slice_stats_offset, c.slice_stats_length)) {
+      return corrupt("slice statistics block out of bounds");
+    }
     if (c.presence == ColumnChunkMeta::kWithValidity &&
         !in_data(c.validity_offset, c.validity_length)) {
       return corrupt("validity block out of bounds");
@@ -92,6 +99,63 @@ Status SegmentReader::Block(uint64_t offset, uint32_t length, uint32_t crc,
   if (crc32c::Unmask(crc) != crc32c::Value(*out)) {
     return Status::Corruption("segment " + path_ + ": block checksum mismatch at offset " +
                               std::to_string(offset));
+  }
+  return Status::OK();
+}
+
+Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const {
+  out->clear();
+  if (group.slices_length == 0) {
+    out->push_back(SliceInfo{FloorDiv(group.min_time, kSliceWidthNs) * kSliceWidthNs, 0, group.rows});
+    return Status::OK();
+  }
+  std::string_view block;
+  GNOMON_RETURN_IF_ERROR(Block(group.slices_offset, group.slices_length, group.slices_crc, &block));
+  uint64_t n;
+  if (!GetVarint64(&block, &n) || n == 0 || n > group.rows) {
+    return Status::Corruption("segment " + path_ + ": bad slice count at offset " +
+                              std::to_string(group.slices_offset));
+  }
+  int64_t start = 0;
+  uint32_t first = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    int64_t delta;
+    uint64_t rows;
+    if (!GetVarsint64(&block, &delta) || !GetVarint64(&block, &rows) || rows > group.rows - first) {
+      return Status::Corruption("segment " + path_ + ": bad slice at offset " +
+                                std::to_string(group.slices_offset));
+    }
+    start += delta * kSliceWidthNs;
+    out->push_back(SliceInfo{start, first, static_cast<uint32_t>(rows)});
+    first += static_cast<uint32_t>(rows);
+  }
+  if (first != group.rows || !block.empty()) {
+    return Status::Corruption("segment " + path_ + ": slices do not cover the group at offset " +
+                              std::to_string(group.slices_offset));
+  }
+  return Status::OK();
+}
+
+Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
+                                     std::vector<ColumnStats>* out) const {
+  out->assign(num_slices, ColumnStats{});
+  const ColumnChunkMeta& meta = chunk(group, column);
+  if (meta.presence == ColumnChunkMeta::kAbsent) return Status::OK();
+  if (meta.slice_stats_length == 0) {
+    if (num_slices == 1) (*out)[0] = meta.stats;
+    return Status::OK();
+  }
+  std::string_view block;
+  GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));
+  for (size_t i = 0; i < num_slices; ++i) {
+    if (!DecodeColumnStats(index_.columns[column].type, &block, &(*out)[i])) {
+      return Status::Corruption("segment " + path_ + ": bad slice statistics at offset " +
+                                std::to_string(meta.slice_stats_offset));
+    }
+  }
+  if (!block.empty()) {
+    return Status::Corruption("segment " + path_ + ": trailing slice statistics at offset " +
+                              std::to_string(meta.slice_stats_offset));
   }
   return Status::OK();
 }

@@ -32,6 +32,12 @@ class SegmentReader {
   int FindColumn(const std::string& name, ValueType type) const;
 
   Status ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const;
+  // The group's hour slices; a single slice covering the group when none were stored.
+  Status ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const;
+  // Statistics of `column` per slice (out->size() == number of slices); all-zero counts when
+  // the column has no value in the group.
+  Status ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
+                        std::vector<ColumnStats>* out) const;
   // Decodes column `column` of a row group into out (group.rows rows; nulls expanded).
   Status ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const;
 

@@ -134,8 +134,17 @@ inline Status ReadBack(const SegmentReader& reader, const SeriesMeta& meta,
 inline Status ReadEverything(const SegmentReader& reader) {
   std::vector<int64_t> times;
   std::vector<NormalColumn> columns;
+  std::vector<SliceInfo> slices;
+  std::vector<ColumnStats> stats;
   for (const SeriesMeta& meta : reader.index().series) {
     GNOMON_RETURN_IF_ERROR(ReadBack(reader, meta, &times, &columns));
+    for (uint32_t g = 0; g < meta.num_groups; ++g) {
+      const RowGroupMeta& group = reader.group(meta.first_group + g);
+      GNOMON_RETURN_IF_ERROR(reader.ReadSlices(group, &slices));
+      for (size_t c = 0; c < reader.index().columns.size(); ++c) {
+        GNOMON_RETURN_IF_ERROR(reader.ReadSliceStats(group, c, slices.size(), &stats));
+      }
+    }
   }
   return Status::OK();
 }

@@ -6,6 +6,7 @@
 
 #include "src/base/coding.h"
 #include "src/base/crc32c.h"
+#include "src/base/time_util.h"
 #include "src/encoding/block_codec.h"
 
 namespace gnomon::storage {
@@ -170,10 +171,40 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
     encoding::EncodeTimestamps(std::span<const int64_t>(data.times.data() + begin, rows), &scratch_);
     GNOMON_RETURN_IF_ERROR(
         AppendBlock(scratch_, &group.time_offset, &group.time_length, &group.time_crc));
+    // Hour slices of the group: (start, first row, rows), written when there are several.
+    std::vector<SliceInfo> slices;
+    for (size_t r = begin; r < begin + rows; ++r) {
+      int64_t start = FloorDiv(data.times[r], kSliceWidthNs) * kSliceWidthNs;
+      if (slices.empty() || slices.back().start != start) {
+        slices.push_back(SliceInfo{start, static_cast<uint32_t>(r - begin), 0});
+      }
+      ++slices.back().rows;
+    }
+    if (slices.size() > 1) {
+      scratch_.clear();
+      PutVarint64(&scratch_, slices.size());
+      int64_t prev = 0;
+      for (const SliceInfo& sl : slices) {
+        PutVarsint64(&scratch_, (sl.start - prev) / kSliceWidthNs);
+        prev = sl.start;
+        PutVarint64(&scratch_, sl.rows);
+      }
+      GNOMON_RETURN_IF_ERROR(
+          AppendBlock(scratch_, &group.slices_offset, &group.slices_length, &group.slices_crc));
+    }
     for (size_t c = 0; c < index_.columns.size(); ++c) {
       ColumnChunkMeta meta;
       if (c < data.columns.size() && data.columns[c].type != ValueType::kNull) {
         GNOMON_RETURN_IF_ERROR(WriteChunk(data.columns[c], begin, rows, &meta));
+        if (slices.size() > 1 && meta.presence != ColumnChunkMeta::kAbsent) {
+          scratch_.clear();
+          for (const SliceInfo& sl : slices) {
+            EncodeColumnStats(data.columns[c].type,
+                              ComputeStats(data.columns[c], begin + sl.first_row, sl.rows), &scratch_);
+          }
+          GNOMON_RETURN_IF_ERROR(AppendBlock(scratch_, &meta.slice_stats_offset,
+                                             &meta.slice_stats_length, &meta.slice_stats_crc));
+        }
       }
       index_.chunks.push_back(meta);
     }

@@ -39,6 +39,10 @@ class SegmentWriter {
   std::string scratch_;
 };
 
+// One column's statistics in the index and slice-statistics encoding (docs/format/segment.md).
+void EncodeColumnStats(ValueType type, const ColumnStats& stats, std::string* out);
+bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* stats);
+
 // Serialises / parses the index section (shared by writer and reader; exposed for tests).
 void EncodeSegmentIndex(const SegmentIndex& index, std::string* out);
 Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index);

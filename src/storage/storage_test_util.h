@@ -92,6 +92,7 @@ class CollectingConsumer : public ScanConsumer {
     }
     return limit_rows == 0 || order.size() < limit_rows;
   }
+  bool CanUseStats(int64_t, int64_t) override { return accept_stats; }
   bool OnBlockStats(const BlockStatsView& stats) override {
     if (!accept_stats) return false;
     stats_blocks.push_back(stats);

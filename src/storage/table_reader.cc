@@ -225,6 +225,9 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
 
   std::vector<int64_t> times;
   std::vector<DecodedColumn> cols(column_ids.size());
+  std::vector<SliceInfo> slices;
+  std::vector<std::vector<ColumnStats>> slice_stats;
+  std::vector<std::pair<int64_t, int64_t>> accepted;
   SortedSeries rows;
   std::vector<int> all_columns(schema_.fields().size());
   for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
@@ -288,6 +291,52 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           continue;
         }
       }
+      // Hour slices inside the range are offered one by one; only rows of the slices not taken
+      // (partial ones at the range's ends, or declined) are decoded and delivered.
+      accepted.clear();
+      if (spec.offer_stats && group.slices_length > 0) {
+        GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
+        bool all_taken = true;
+        bool loaded = false;
+        for (size_t si = 0; si < slices.size(); ++si) {
+          const SliceInfo& sl = slices[si];
+          const int64_t lo_t = std::max(sl.start, group.min_time);
+          const int64_t hi_t = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
+          if (hi_t < spec.min_time || lo_t > spec.max_time) continue;
+          if (lo_t < spec.min_time || hi_t > spec.max_time || !consumer->CanUseStats(lo_t, hi_t)) {
+            all_taken = false;
+            continue;
+          }
+          if (!loaded) {
+            slice_stats.assign(column_ids.size(), {});
+            for (size_t i = 0; i < column_ids.size(); ++i) {
+              int c = column_ids[i];
+              if (c >= 0 && static_cast<size_t>(c) < seg_columns) {
+                GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i]));
+              } else {
+                slice_stats[i].assign(slices.size(), ColumnStats{});
+              }
+            }
+            loaded = true;
+          }
+          BlockStatsView view;
+          view.series = id;
+          view.rows = sl.rows;
+          view.min_time = view.first_time = lo_t;
+          view.max_time = view.last_time = hi_t;
+          view.columns.resize(column_ids.size());
+          for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][si];
+          if (consumer->OnBlockStats(view)) {
+            accepted.emplace_back(lo_t, hi_t);
+          } else {
+            all_taken = false;
+          }
+        }
+        if (all_taken) {
+          ++metrics->blocks_from_stats;
+          continue;
+        }
+      }
       ++metrics->blocks_decoded;
       GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
       size_t lo = std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin();
@@ -317,6 +366,34 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           trim(c.b);
           trim(c.str);
           trim(c.validity);
+        }
+      }
+      if (!accepted.empty()) {
+        // Drop the rows whose slices were answered from statistics.
+        std::vector<uint8_t> keep(times.size(), 1);
+        for (size_t r = 0; r < times.size(); ++r) {
+          for (const auto& [a, b] : accepted) {
+            if (times[r] >= a && times[r] <= b) keep[r] = 0;
+          }
+        }
+        auto compact = [&](auto& v) {
+          if (v.empty()) return;
+          size_t w = 0;
+          for (size_t r = 0; r < keep.size(); ++r) {
+            if (!keep[r]) continue;
+            if (w != r) v[w] = std::move(v[r]);
+            ++w;
+          }
+          v.resize(w);
+        };
+        compact(times);
+        for (DecodedColumn& c : cols) {
+          compact(c.i64);
+          compact(c.f64);
+          compact(c.u64);
+          compact(c.b);
+          compact(c.str);
+          compact(c.validity);
         }
       }
       if (!Emit(id, spec, &times, &cols, consumer, metrics)) {

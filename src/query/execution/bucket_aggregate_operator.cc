@@ -181,6 +181,10 @@ class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
     return true;
   }
 
+  bool CanUseStats(int64_t min_time, int64_t max_time) override {
+    return !bucket_key_ || BucketOf(min_time) == BucketOf(max_time);
+  }
+
   bool OnBlockStats(const storage::BlockStatsView& stats) override {
     const int64_t b = BucketOf(stats.min_time);
     if (bucket_key_ && BucketOf(stats.max_time) != b) return false;
