@@ -49,6 +49,8 @@ struct ColumnStats {
   // For numeric and bool columns (bool as 0/1); sum of int columns is exact while it fits.
   double min = 0, max = 0, sum = 0;
   int64_t imin = 0, imax = 0;  // exact for int64 columns
+  int64_t isum = 0;            // exact sum of an int64 column when isum_exact
+  bool isum_exact = false;
   bool has_numeric = false;
 };
 

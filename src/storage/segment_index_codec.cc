@@ -27,7 +27,14 @@ void EncodeColumnStats(ValueType type, const ColumnStats& s, std::string* out) {
     case ValueType::kInt64:
       PutVarsint64(out, s.imin);
       PutVarsint64(out, s.imax);
-      PutFixed64(out, DoubleBits(s.sum));
+      // The exact sum as a zigzag varint when it fits int64 (tag 0), else a double (tag 1).
+      if (s.isum_exact) {
+        out->push_back(0);
+        PutVarsint64(out, s.isum);
+      } else {
+        out->push_back(1);
+        PutFixed64(out, DoubleBits(s.sum));
+      }
       break;
     case ValueType::kFloat64:
     case ValueType::kUInt64:
@@ -46,15 +53,25 @@ bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* s) {
   s->count = static_cast<uint32_t>(count);
   uint64_t a, b, c;
   switch (type) {
-    case ValueType::kInt64:
-      if (!GetVarsint64(in, &s->imin) || !GetVarsint64(in, &s->imax) || !GetFixed64(in, &c)) {
+    case ValueType::kInt64: {
+      if (!GetVarsint64(in, &s->imin) || !GetVarsint64(in, &s->imax) || in->empty()) return false;
+      const char tag = (*in)[0];
+      in->remove_prefix(1);
+      if (tag == 0) {
+        if (!GetVarsint64(in, &s->isum)) return false;
+        s->isum_exact = true;
+        s->sum = static_cast<double>(s->isum);
+      } else if (tag == 1) {
+        if (!GetFixed64(in, &c)) return false;
+        s->sum = BitsDouble(c);
+      } else {
         return false;
       }
       s->min = static_cast<double>(s->imin);
       s->max = static_cast<double>(s->imax);
-      s->sum = BitsDouble(c);
       s->has_numeric = true;
       return true;
+    }
     case ValueType::kFloat64:
     case ValueType::kUInt64:
     case ValueType::kBool:

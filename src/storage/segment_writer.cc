@@ -22,6 +22,7 @@ double BitsToDouble(uint64_t bits) {
 ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows) {
   ColumnStats s;
   bool first = true;
+  __int128 isum = 0;
   for (size_t r = begin; r < begin + rows; ++r) {
     if (!col.validity.empty() && col.validity[r] == 0) continue;
     ++s.count;
@@ -35,6 +36,7 @@ ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows) {
         auto v = static_cast<int64_t>(bits);
         if (first || v < s.imin) s.imin = v;
         if (first || v > s.imax) s.imax = v;
+        isum += v;
         d = static_cast<double>(v);
         break;
       }
@@ -46,6 +48,11 @@ ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows) {
     if (first || d > s.max || std::isnan(s.max)) s.max = d;
     s.sum += d;
     first = false;
+  }
+  if (col.type == ValueType::kInt64 && isum >= INT64_MIN && isum <= INT64_MAX) {
+    s.isum = static_cast<int64_t>(isum);
+    s.isum_exact = true;
+    s.sum = static_cast<double>(isum);
   }
   return s;
 }

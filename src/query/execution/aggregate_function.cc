@@ -173,9 +173,12 @@ void AggState::MergeStats(const AggregateSpec& spec, const storage::ColumnStats&
       count += s.count;
       sum += s.sum;
       if (spec.arg->type == ValueType::kInt64 || spec.arg->type == ValueType::kBool) {
-        // Block sums of int columns are exact in a double while below 2^53.
-        if (std::fabs(s.sum) >= 9007199254740992.0 ||
-            __builtin_add_overflow(isum, static_cast<int64_t>(s.sum), &isum)) {
+        // Segments keep exact sums of int columns; older statistics (a double) are exact below
+        // 2^53.
+        if (s.isum_exact) {
+          if (__builtin_add_overflow(isum, s.isum, &isum)) int_overflow = true;
+        } else if (std::fabs(s.sum) >= 9007199254740992.0 ||
+                   __builtin_add_overflow(isum, static_cast<int64_t>(s.sum), &isum)) {
           int_overflow = true;
         }
       }
