@@ -34,26 +34,48 @@ void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
 }
 
 void AppendRfc3339(std::string* out, int64_t nanos) {
+  // Hand-rolled digits: result writers call this for every timestamp they render.
   int64_t days = FloorDiv(nanos, kNanosPerDay);
   int64_t rem = nanos - days * kNanosPerDay;
   int64_t y;
   unsigned mo, d;
   CivilFromDays(days, &y, &mo, &d);
-  int64_t secs = rem / kNanosPerSecond;
+  const int64_t secs = rem / kNanosPerSecond;
   int64_t frac = rem % kNanosPerSecond;
-  char buf[64];
-  int n = std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
-                        static_cast<long long>(y), mo, d, static_cast<long long>(secs / 3600),
-                        static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
-  out->append(buf, n);
-  if (frac != 0) {
-    char fbuf[16];
-    std::snprintf(fbuf, sizeof(fbuf), ".%09lld", static_cast<long long>(frac));
-    int len = 10;
-    while (fbuf[len - 1] == '0') --len;
-    out->append(fbuf, len);
+  char buf[48];
+  char* p = buf;
+  if (y < 0 || y > 9999) {
+    p += std::snprintf(p, 16, "%04lld", static_cast<long long>(y));
+  } else {
+    p[0] = static_cast<char>('0' + y / 1000);
+    p[1] = static_cast<char>('0' + y / 100 % 10);
+    p[2] = static_cast<char>('0' + y / 10 % 10);
+    p[3] = static_cast<char>('0' + y % 10);
+    p += 4;
   }
-  out->push_back('Z');
+  auto two = [&](int64_t v, char sep) {
+    *p++ = sep;
+    *p++ = static_cast<char>('0' + v / 10);
+    *p++ = static_cast<char>('0' + v % 10);
+  };
+  two(mo, '-');
+  two(d, '-');
+  two(secs / 3600, 'T');
+  two(secs / 60 % 60, ':');
+  two(secs % 60, ':');
+  if (frac != 0) {
+    char digits[9];
+    for (int i = 8; i >= 0; --i) {
+      digits[i] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    int len = 9;
+    while (digits[len - 1] == '0') --len;
+    *p++ = '.';
+    for (int i = 0; i < len; ++i) *p++ = digits[i];
+  }
+  *p++ = 'Z';
+  out->append(buf, p - buf);
 }
 
 std::string FormatRfc3339(int64_t nanos) {

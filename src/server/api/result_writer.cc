@@ -23,6 +23,13 @@ void AppendCsvField(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
+template <typename T>
+void AppendInteger(std::string* out, T v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr - buf);
+}
+
 void AppendDouble(std::string* out, double d) {
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof(buf), d);
@@ -62,8 +69,8 @@ void ResultWriter::AppendCell(const query::ResultVector& v, size_t row) {
     return;
   }
   switch (v.type) {
-    case ValueType::kInt64: out_->append(std::to_string(v.i64[row])); break;
-    case ValueType::kUInt64: out_->append(std::to_string(v.u64[row])); break;
+    case ValueType::kInt64: AppendInteger(out_, v.i64[row]); break;
+    case ValueType::kUInt64: AppendInteger(out_, v.u64[row]); break;
     case ValueType::kFloat64: {
       double d = v.f64[row];
       if (!std::isfinite(d)) {
@@ -88,10 +95,10 @@ void ResultWriter::AppendCell(const query::ResultVector& v, size_t row) {
           AppendRfc3339(out_, t);
           if (json) out_->push_back('"');
           break;
-        case EpochUnit::kNanosecond: out_->append(std::to_string(t)); break;
-        case EpochUnit::kMicrosecond: out_->append(std::to_string(FloorDiv(t, kNanosPerMicro))); break;
-        case EpochUnit::kMillisecond: out_->append(std::to_string(FloorDiv(t, kNanosPerMilli))); break;
-        case EpochUnit::kSecond: out_->append(std::to_string(FloorDiv(t, kNanosPerSecond))); break;
+        case EpochUnit::kNanosecond: AppendInteger(out_, t); break;
+        case EpochUnit::kMicrosecond: AppendInteger(out_, FloorDiv(t, kNanosPerMicro)); break;
+        case EpochUnit::kMillisecond: AppendInteger(out_, FloorDiv(t, kNanosPerMilli)); break;
+        case EpochUnit::kSecond: AppendInteger(out_, FloorDiv(t, kNanosPerSecond)); break;
       }
       break;
     }
