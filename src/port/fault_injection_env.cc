@@ -212,6 +212,9 @@ Status FaultInjectionEnv::RenameFile(const std::string& raw_from, const std::str
     files_.erase(to);
   } else {
     FileState state = it->second;
+    // Renames count as durable at once (header): the target's directory entry survives a crash
+    // even if the source was created since the last directory sync.
+    state.new_entry = false;
     files_.erase(it);
     files_[to] = state;
   }

@@ -255,11 +255,6 @@ TEST_F(ManifestFileTest, CrashBetweenTempWriteAndRenameKeepsTheOldManifest) {
 }
 
 TEST_F(ManifestFileTest, CrashAfterRenameBeforeDirSyncKeepsAManifest) {
-  GTEST_SKIP() << "bug (src/port/fault_injection_env.cc): RenameFile moves the source's FileState, "
-                  "new_entry = true included, to the target, so SimulateCrash() deletes MANIFEST "
-                  "itself when the crash falls between the rename and SyncDir — neither the old "
-                  "nor the new manifest survives, contrary to the header's 'renames are durable "
-                  "at once'. Remove this skip once RenameFile marks the target durable.";
   ASSERT_TRUE(SaveManifest(&fault_, "/data", Sample()).ok());
   CrashAtRenameEnv crashing(&fault_, CrashAtRenameEnv::When::kAfterRename);
   EXPECT_FALSE(SaveManifest(&crashing, "/data", Newer()).ok());
