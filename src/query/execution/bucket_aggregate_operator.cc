@@ -1,12 +1,10 @@
 #include "src/query/execution/bucket_aggregate_operator.h"
 
 #include <algorithm>
-#include <map>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
 
-#include "src/query/execution/hash_aggregate_operator.h"
 
 namespace gnomon::query {
 
@@ -236,7 +234,7 @@ std::string BucketAggregateOperator::Describe() const {
   return d;
 }
 
-Status BucketAggregateOperator::Run() {
+Status BucketAggregateOperator::Compute() {
   const BucketGroupKey* bucket = nullptr;
   for (const BucketGroupKey& k : keys_) {
     if (k.kind == BucketGroupKey::Kind::kBucket) bucket = &k;
@@ -262,42 +260,24 @@ Status BucketAggregateOperator::Run() {
   }
   while (true) {
     int64_t lo = bucket->bucket.Apply(hi - std::min(span, hi - INT64_MIN / 2));
-    out_keys_.clear();
-    out_states_.clear();
+    group_keys_.clear();
+    group_states_.clear();
     if (lo <= lowest) return Aggregate(min_time_, max_time_);
     GNOMON_RETURN_IF_ERROR(Aggregate(lo, hi));
-    if (out_keys_.size() >= newest_buckets_) return Status::OK();
+    if (group_keys_.size() >= newest_buckets_) return Status::OK();
     span = span > INT64_MAX / 4 ? INT64_MAX / 2 : std::max<int64_t>(span * 2, 1);
   }
 }
 
 Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   // Tag groups: series with the same values of the grouped tags share one.
-  std::vector<uint32_t> series_group(series_.size());
-  std::vector<std::vector<Value>> group_tags;
-  {
-    std::map<std::vector<std::string>, uint32_t> ids;
-    std::vector<std::string> tuple;
-    for (size_t i = 0; i < series_.size(); ++i) {
-      tuple.clear();
-      for (const BucketGroupKey& k : keys_) {
-        if (k.kind == BucketGroupKey::Kind::kTag) {
-          std::string_view v = reader_->SeriesTag(series_[i], k.tag);
-          // "\0" marks a missing tag (NULL), distinct from any real value.
-          tuple.push_back(v.empty() ? std::string(1, '\0') : std::string(v));
-        }
-      }
-      auto [it, inserted] = ids.emplace(tuple, static_cast<uint32_t>(group_tags.size()));
-      if (inserted) {
-        std::vector<Value> vals;
-        for (const std::string& s : tuple) {
-          vals.push_back(s.size() == 1 && s[0] == '\0' ? Value::Null() : Value::String(s));
-        }
-        group_tags.push_back(std::move(vals));
-      }
-      series_group[i] = it->second;
-    }
+  std::vector<std::string> tags;
+  for (const BucketGroupKey& k : keys_) {
+    if (k.kind == BucketGroupKey::Kind::kTag) tags.push_back(k.tag);
   }
+  TagGroups groups(*reader_, std::move(tags));
+  std::vector<uint32_t> series_group(series_.size());
+  for (size_t i = 0; i < series_.size(); ++i) series_group[i] = groups.GroupOf(series_[i]);
   // Field columns to read, and each aggregate's position among them.
   storage::ScanSpec spec;
   spec.min_time = min_time;
@@ -369,35 +349,19 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   std::vector<uint32_t> order(total.keys.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return total.keys[x] < total.keys[y]; });
-  out_keys_.reserve(order.size());
+  group_keys_.reserve(order.size());
   for (uint32_t g : order) {
     auto [tg, b] = total.keys[g];
     std::vector<Value> kv;
     size_t tag_i = 0;
     for (const BucketGroupKey& k : keys_) {
       if (k.kind == BucketGroupKey::Kind::kBucket) kv.push_back(Value::Timestamp(b));
-      else kv.push_back(group_tags[tg][tag_i++]);
+      else kv.push_back(groups.Values(tg)[tag_i++]);
     }
-    out_keys_.push_back(std::move(kv));
-    out_states_.push_back(std::move(total.states[g]));
+    group_keys_.push_back(std::move(kv));
+    group_states_.push_back(std::move(total.states[g]));
   }
-  // Without GROUP BY an aggregate over no rows still yields one row.
-  if (keys_.empty() && out_keys_.empty()) {
-    out_keys_.emplace_back();
-    out_states_.emplace_back(specs_.size());
-  }
-  return Status::OK();
-}
-
-Status BucketAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
-  if (!done_run_) {
-    GNOMON_RETURN_IF_ERROR(Run());
-    done_run_ = true;
-  }
-  size_t end = std::min(out_keys_.size(), emitted_ + kChunkRows);
-  GNOMON_RETURN_IF_ERROR(EmitGroups(schema_, specs_, out_keys_, out_states_, {}, emitted_, end, chunk));
-  emitted_ = end;
-  *done = emitted_ >= out_keys_.size();
+  AddEmptyGroupIfNoKeys(keys_.size());
   return Status::OK();
 }
 

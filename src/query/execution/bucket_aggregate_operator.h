@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/grouped_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 #include "src/query/function/scalar_functions.h"
 #include "src/storage/scan.h"
@@ -30,7 +31,7 @@ struct BucketAggregate {
   std::string field;   // field column (empty for count(*))
 };
 
-class BucketAggregateOperator final : public Operator {
+class BucketAggregateOperator final : public GroupedAggregateOperator {
  public:
   BucketAggregateOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
                           std::vector<storage::SeriesId> series, int64_t min_time,
@@ -46,12 +47,11 @@ class BucketAggregateOperator final : public Operator {
   static bool Supports(AggKind kind) { return AnsweredByStats(kind); }
 
  protected:
-  Status NextImpl(Chunk* chunk, bool* done) override;
+  Status Compute() override;
 
  private:
   struct Partial;
   class Consumer;
-  Status Run();
   Status Aggregate(int64_t min_time, int64_t max_time);
 
   std::shared_ptr<storage::TableReader> reader_;
@@ -60,14 +60,9 @@ class BucketAggregateOperator final : public Operator {
   int64_t min_time_, max_time_;
   std::vector<BucketGroupKey> keys_;
   std::vector<BucketAggregate> aggs_;
-  std::vector<AggregateSpec> specs_;
   ExecutionContext* ctx_;
   int threads_;
   size_t newest_buckets_ = 0;
-  bool done_run_ = false;
-  std::vector<std::vector<Value>> out_keys_;
-  std::vector<std::vector<AggState>> out_states_;
-  size_t emitted_ = 0;
 };
 
 }  // namespace gnomon::query

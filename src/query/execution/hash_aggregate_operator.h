@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/grouped_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 
 namespace gnomon::query {
 
-class HashAggregateOperator final : public Operator {
+class HashAggregateOperator final : public GroupedAggregateOperator {
  public:
   // `keys` and the aggregates' arguments are bound against child->schema(). key_names and
   // aggregates' text name the output columns.
@@ -21,27 +22,13 @@ class HashAggregateOperator final : public Operator {
   std::vector<const Operator*> children() const override { return {child_.get()}; }
 
  protected:
-  Status NextImpl(Chunk* chunk, bool* done) override;
+  Status Compute() override;
 
  private:
-  Status Consume();
-
   OperatorPtr child_;
   std::vector<BoundExprPtr> keys_;
-  std::vector<AggregateSpec> aggs_;
   ExecutionContext* ctx_;
-  bool consumed_ = false;
   std::unordered_map<std::string, uint32_t> groups_;
-  std::vector<std::vector<Value>> group_keys_;   // per group
-  std::vector<std::vector<AggState>> states_;    // per group, per aggregate
-  size_t emitted_ = 0;
 };
-
-// Builds the output chunk rows [begin, end) from group keys and states (shared with the
-// bucket aggregate fast path).
-Status EmitGroups(const std::vector<ResultColumn>& schema, const std::vector<AggregateSpec>& aggs,
-                  const std::vector<std::vector<Value>>& keys,
-                  const std::vector<std::vector<AggState>>& states,
-                  const std::vector<uint32_t>& order, size_t begin, size_t end, Chunk* out);
 
 }  // namespace gnomon::query

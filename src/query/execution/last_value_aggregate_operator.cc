@@ -1,8 +1,6 @@
 #include "src/query/execution/last_value_aggregate_operator.h"
 
-#include <map>
 
-#include "src/query/execution/hash_aggregate_operator.h"
 #include "src/storage/engine.h"
 
 namespace gnomon::query {
@@ -73,29 +71,19 @@ Status LastValueAggregateOperator::NewestValue(storage::SeriesId id, const ScanC
   return Status::OK();
 }
 
-Status LastValueAggregateOperator::Run() {
-  std::map<std::vector<std::string>, uint32_t> groups;
-  std::vector<std::string> tuple;
+Status LastValueAggregateOperator::Compute() {
+  TagGroups groups(*reader_, key_tags_);
   storage::LastRow last;
   for (storage::SeriesId id : series_) {
     GNOMON_RETURN_IF_ERROR(ctx_->Check());
     if (!reader_->LastRowOf(id, &last)) continue;
     ++ctx_->stats.series_scanned;
-    tuple.clear();
-    for (const std::string& tag : key_tags_) {
-      std::string_view v = reader_->SeriesTag(id, tag);
-      tuple.push_back(v.empty() ? std::string(1, '\0') : std::string(v));
+    const uint32_t group = groups.GroupOf(id);
+    if (group == group_keys_.size()) {
+      group_keys_.push_back(groups.Values(group));
+      group_states_.emplace_back(specs_.size());
     }
-    auto [it, inserted] = groups.emplace(tuple, static_cast<uint32_t>(keys_.size()));
-    if (inserted) {
-      std::vector<Value> kv;
-      for (const std::string& s : tuple) {
-        kv.push_back(s.size() == 1 && s[0] == '\0' ? Value::Null() : Value::String(s));
-      }
-      keys_.push_back(std::move(kv));
-      states_.emplace_back(specs_.size());
-    }
-    std::vector<AggState>& states = states_[it->second];
+    std::vector<AggState>& states = group_states_[group];
     for (size_t a = 0; a < aggs_.size(); ++a) {
       const ScanColumn& col = aggs_[a].column;
       Value v;
@@ -137,22 +125,7 @@ Status LastValueAggregateOperator::Run() {
       }
     }
   }
-  if (key_tags_.empty() && keys_.empty()) {
-    keys_.emplace_back();
-    states_.emplace_back(specs_.size());
-  }
-  return Status::OK();
-}
-
-Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
-  if (!ran_) {
-    GNOMON_RETURN_IF_ERROR(Run());
-    ran_ = true;
-  }
-  size_t end = std::min(keys_.size(), emitted_ + kChunkRows);
-  GNOMON_RETURN_IF_ERROR(EmitGroups(schema_, specs_, keys_, states_, {}, emitted_, end, chunk));
-  emitted_ = end;
-  *done = emitted_ >= keys_.size();
+  AddEmptyGroupIfNoKeys(key_tags_.size());
   return Status::OK();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/grouped_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/storage/scan.h"
@@ -20,7 +21,7 @@ struct LastValueAggregate {
   ScanColumn column;   // the argument: the time column, a tag or a field
 };
 
-class LastValueAggregateOperator final : public Operator {
+class LastValueAggregateOperator final : public GroupedAggregateOperator {
  public:
   LastValueAggregateOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
                              std::vector<storage::SeriesId> series, std::vector<std::string> key_tags,
@@ -32,10 +33,9 @@ class LastValueAggregateOperator final : public Operator {
   }
 
  protected:
-  Status NextImpl(Chunk* chunk, bool* done) override;
+  Status Compute() override;
 
  private:
-  Status Run();
   // Newest non-null value of field `name` in series `id`, with its time; false if none.
   Status NewestValue(storage::SeriesId id, const ScanColumn& column, Value* value, int64_t* time,
                      bool* found);
@@ -45,13 +45,8 @@ class LastValueAggregateOperator final : public Operator {
   std::vector<storage::SeriesId> series_;
   std::vector<std::string> key_tags_;
   std::vector<LastValueAggregate> aggs_;
-  std::vector<AggregateSpec> specs_;
   ExecutionContext* ctx_;
   std::vector<int> field_index_;  // per aggregate: index among the table's fields, or -1
-  bool ran_ = false;
-  std::vector<std::vector<Value>> keys_;
-  std::vector<std::vector<AggState>> states_;
-  size_t emitted_ = 0;
 };
 
 }  // namespace gnomon::query

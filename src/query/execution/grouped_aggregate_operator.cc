@@ -1,0 +1,56 @@
+#include "src/query/execution/grouped_aggregate_operator.h"
+
+namespace gnomon::query {
+
+Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (!computed_) {
+    GNOMON_RETURN_IF_ERROR(Compute());
+    computed_ = true;
+  }
+  const size_t end = std::min(group_keys_.size(), emitted_ + kChunkRows);
+  chunk->rows = 0;
+  chunk->columns.assign(schema_.size(), Vector{});
+  for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type, end - emitted_);
+  const size_t nkeys = schema_.size() - specs_.size();
+  for (; emitted_ < end; ++emitted_) {
+    for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], group_keys_[emitted_][k]);
+    for (size_t a = 0; a < specs_.size(); ++a) {
+      GNOMON_ASSIGN_OR_RETURN(Value v, group_states_[emitted_][a].Finalize(specs_[a]));
+      AppendValue(&chunk->columns[nkeys + a], v);
+    }
+    ++chunk->rows;
+  }
+  *done = emitted_ >= group_keys_.size();
+  return Status::OK();
+}
+
+void GroupedAggregateOperator::AddEmptyGroupIfNoKeys(size_t num_keys) {
+  if (num_keys == 0 && group_keys_.empty()) {
+    group_keys_.emplace_back();
+    group_states_.emplace_back(specs_.size());
+  }
+}
+
+uint32_t TagGroups::GroupOf(storage::SeriesId id) {
+  key_.clear();
+  for (const std::string& tag : tags_) {
+    std::string_view v = reader_.SeriesTag(id, tag);
+    // A length prefix keeps ("a,b", "c") apart from ("a", "b,c"); -1 marks a missing tag (NULL).
+    const int32_t len = v.empty() ? -1 : static_cast<int32_t>(v.size());
+    key_.append(reinterpret_cast<const char*>(&len), sizeof(len));
+    key_.append(v);
+  }
+  auto [it, inserted] = ids_.emplace(key_, static_cast<uint32_t>(values_.size()));
+  if (inserted) {
+    std::vector<Value> vals;
+    vals.reserve(tags_.size());
+    for (const std::string& tag : tags_) {
+      std::string_view v = reader_.SeriesTag(id, tag);
+      vals.push_back(v.empty() ? Value::Null() : Value::String(std::string(v)));
+    }
+    values_.push_back(std::move(vals));
+  }
+  return it->second;
+}
+
+}  // namespace gnomon::query
