@@ -306,4 +306,17 @@ Result<Value> AggState::Finalize(const AggregateSpec& spec) const {
   }
 }
 
+Result<Value> AggState::TakeResult(const AggregateSpec& spec) {
+  switch (spec.kind) {
+    case AggKind::kMin:
+    case AggKind::kMax:
+    case AggKind::kFirst:
+    case AggKind::kLast:
+    case AggKind::kArgMax:
+    case AggKind::kArgMin:
+      return has ? std::move(best) : Value::Null();
+    default: return Finalize(spec);
+  }
+}
+
 }  // namespace gnomon::query

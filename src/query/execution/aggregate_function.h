@@ -52,6 +52,8 @@ struct AggState {
   void MergeStats(const AggregateSpec& spec, const storage::ColumnStats& stats, uint32_t rows);
   void Merge(const AggregateSpec& spec, const AggState& other);
   Result<Value> Finalize(const AggregateSpec& spec) const;
+  // Finalize for a state that is emitted once: moves the chosen value out instead of copying.
+  Result<Value> TakeResult(const AggregateSpec& spec);
 };
 
 }  // namespace gnomon::query

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "src/query/execution/expression_executor.h"
 
@@ -28,6 +29,22 @@ ProjectionOperator::ProjectionOperator(OperatorPtr child, std::vector<BoundExprP
                                        std::vector<std::string> names)
     : child_(std::move(child)), exprs_(std::move(exprs)) {
   for (size_t i = 0; i < exprs_.size(); ++i) schema_.push_back(ResultColumn{names[i], exprs_[i]->type});
+  // Count every reference to each input column, nested ones included.
+  std::vector<int> uses(child_->schema().size(), 0);
+  std::function<void(const BoundExpr&)> count = [&](const BoundExpr& e) {
+    if (e.kind == BoundKind::kColumn && e.column >= 0 && static_cast<size_t>(e.column) < uses.size()) {
+      ++uses[e.column];
+    }
+    for (const auto& c : e.children) count(*c);
+  };
+  for (const auto& e : exprs_) count(*e);
+  move_from_.assign(exprs_.size(), -1);
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    const BoundExpr& e = *exprs_[i];
+    if (e.kind == BoundKind::kColumn && uses[e.column] == 1 && child_->schema()[e.column].type == e.type) {
+      move_from_[i] = e.column;
+    }
+  }
 }
 
 std::string ProjectionOperator::Describe() const {
@@ -42,7 +59,11 @@ Status ProjectionOperator::NextImpl(Chunk* chunk, bool* done) {
   chunk->rows = in.rows;
   chunk->columns.resize(exprs_.size());
   for (size_t i = 0; i < exprs_.size(); ++i) {
-    GNOMON_RETURN_IF_ERROR(Evaluate(*exprs_[i], in, &chunk->columns[i]));
+    if (move_from_[i] >= 0) {
+      chunk->columns[i] = std::move(in.columns[move_from_[i]]);  // no copy of the column
+    } else {
+      GNOMON_RETURN_IF_ERROR(Evaluate(*exprs_[i], in, &chunk->columns[i]));
+    }
     chunk->columns[i].type = exprs_[i]->type;
   }
   return Status::OK();

@@ -37,6 +37,9 @@ class ProjectionOperator final : public Operator {
  private:
   OperatorPtr child_;
   std::vector<BoundExprPtr> exprs_;
+  // Per expression: the input column it can take over (a column reference no other expression
+  // uses), or -1 to evaluate.
+  std::vector<int> move_from_;
 };
 
 class LimitOperator final : public Operator {

@@ -13,10 +13,11 @@ Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
   for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type, end - emitted_);
   const size_t nkeys = schema_.size() - specs_.size();
   for (; emitted_ < end; ++emitted_) {
-    for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], group_keys_[emitted_][k]);
+    for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], std::move(group_keys_[emitted_][k]));
     for (size_t a = 0; a < specs_.size(); ++a) {
-      GNOMON_ASSIGN_OR_RETURN(Value v, group_states_[emitted_][a].Finalize(specs_[a]));
-      AppendValue(&chunk->columns[nkeys + a], v);
+      // Each group is emitted once: its values can be moved out.
+      GNOMON_ASSIGN_OR_RETURN(Value v, group_states_[emitted_][a].TakeResult(specs_[a]));
+      AppendValue(&chunk->columns[nkeys + a], std::move(v));
     }
     ++chunk->rows;
   }

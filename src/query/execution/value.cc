@@ -154,6 +154,15 @@ void AppendValue(Vector* v, const Value& value) {
   }
 }
 
+void AppendValue(Vector* v, Value&& value) {
+  if (v->type == ValueType::kString && value.type == ValueType::kString) {
+    MarkValid(v, true);
+    v->str.push_back(std::move(value.s));
+    return;
+  }
+  AppendValue(v, static_cast<const Value&>(value));
+}
+
 void AppendFrom(Vector* dst, const Vector& src, size_t row) {
   bool valid = !src.IsNull(row) && src.type != ValueType::kNull;
   if (!valid) {

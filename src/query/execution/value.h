@@ -45,6 +45,8 @@ void InitVector(Vector* v, ValueType type, size_t reserve = 0);
 Value GetValue(const Vector& v, size_t row);
 // Appends `value` (which must be NULL or of v's type) to v.
 void AppendValue(Vector* v, const Value& value);
+// The same, moving a string value's bytes.
+void AppendValue(Vector* v, Value&& value);
 void AppendNull(Vector* v);
 size_t VectorSize(const Vector& v);
 // Appends row `row` of src to dst (same type).
