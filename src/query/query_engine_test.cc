@@ -55,6 +55,13 @@ class QueryEngineTest : public ::testing::Test {
     return query_->Execute(sql, opts, &sink);
   }
 
+  // The plan (or the analyzed plan) of `sql` as one text, a line per EXPLAIN row.
+  std::string Explain(const std::string& sql) {
+    std::string text;
+    for (const auto& row : Query("EXPLAIN " + sql)) text += row[0] + "\n";
+    return text;
+  }
+
   void Flush() { ASSERT_TRUE(engine_->Flush().ok()); }
 
   TempDir dir_;
@@ -92,13 +99,8 @@ TEST_F(QueryEngineTest, TimeBucketAggregateFastAndGeneralAgree) {
 
 TEST_F(QueryEngineTest, BlockStatisticsAnswerWholeBuckets) {
   Flush();
-  TextSink sink;
-  QueryOptions opts;
-  opts.database = "db";
-  ASSERT_TRUE(query_->Execute("EXPLAIN ANALYZE SELECT date_trunc('hour', time), max(u) FROM cpu "
-                              "GROUP BY date_trunc('hour', time)", opts, &sink).ok());
-  std::string text;
-  for (const auto& r : sink.rows) text += r[0] + "\n";
+  std::string text = Explain("ANALYZE SELECT date_trunc('hour', time), max(u) FROM cpu "
+                              "GROUP BY date_trunc('hour', time)");
   EXPECT_NE(text.find("BucketAggregate"), std::string::npos) << text;
   EXPECT_NE(text.find("blocks answered from statistics: 3"), std::string::npos) << text;
   Rows rows = Query("SELECT date_trunc('hour', time), max(u) FROM cpu GROUP BY date_trunc('hour', time)");
@@ -126,12 +128,7 @@ TEST_F(QueryEngineTest, HourSlicesAnswerHourlyBuckets) {
   EXPECT_EQ(a, Query(general));
   EXPECT_EQ(a[0][4], "180");  // 00:30..00:59:50 is decoded (half a slice)
   EXPECT_EQ(a[1][4], "360");  // whole hours come from slice statistics
-  TextSink sink;
-  QueryOptions opts;
-  opts.database = "db";
-  ASSERT_TRUE(query_->Execute("EXPLAIN ANALYZE " + fast, opts, &sink).ok());
-  std::string text;
-  for (const auto& r : sink.rows) text += r[0] + "\n";
+  std::string text = Explain("ANALYZE " + fast);
   // Each host's group is decoded once (for the partial first hour), never whole.
   EXPECT_NE(text.find("blocks decoded: 2,"), std::string::npos) << text;
   // Minute buckets cannot use hour slices: same answers as the general path.
@@ -145,13 +142,7 @@ TEST_F(QueryEngineTest, LastPointUsesCache) {
   Rows rows = Query("SELECT DISTINCT ON (hostname) * FROM cpu ORDER BY hostname, time DESC");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2], (std::vector<std::string>{"2023-06-11T00:19:50Z", "host_2", "us", "219", "119"}));
-  TextSink sink;
-  QueryOptions opts;
-  opts.database = "db";
-  ASSERT_TRUE(query_->Execute("EXPLAIN SELECT DISTINCT ON (hostname) * FROM cpu ORDER BY hostname, time DESC",
-                              opts, &sink).ok());
-  std::string text;
-  for (const auto& r : sink.rows) text += r[0] + "\n";
+  std::string text = Explain("SELECT DISTINCT ON (hostname) * FROM cpu ORDER BY hostname, time DESC");
   EXPECT_NE(text.find("LastPoint"), std::string::npos) << text;
 }
 
@@ -218,12 +209,7 @@ TEST_F(QueryEngineTest, LastValuePerHostUsesCache) {
   ASSERT_TRUE(engine_->Write(b, {}).ok());
   rows = Query(sql + " order by 1");
   EXPECT_EQ(rows[2], (std::vector<std::string>{"host_2", "us", "219", "2023-06-11T01:00:00Z"}));
-  TextSink sink;
-  QueryOptions opts;
-  opts.database = "db";
-  ASSERT_TRUE(query_->Execute("EXPLAIN " + sql, opts, &sink).ok());
-  std::string text;
-  for (const auto& r : sink.rows) text += r[0] + "\n";
+  std::string text = Explain(sql);
   EXPECT_NE(text.find("LastValueAggregate"), std::string::npos) << text;
 }
 
