@@ -22,8 +22,9 @@ TEST(HttpClientTest, KeepsOneConnectionAlive) {
   HttpClient client = ClientFor(server);
   for (int i = 0; i < 20; ++i) {
     std::string body = "n=" + std::to_string(i);
+    std::string target = "/echo?i=" + std::to_string(i);  // HttpRequest holds views only
     HttpRequest req;
-    req.target = "/echo?i=" + std::to_string(i);
+    req.target = target;
     req.body = body;
     req.content_type = "text/plain";
     auto res = client.Send(req);

@@ -106,7 +106,11 @@ Status SegmentReader::Block(uint64_t offset, uint32_t length, uint32_t crc,
 Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const {
   out->clear();
   if (group.slices_length == 0) {
-    out->push_back(SliceInfo{FloorDiv(group.min_time, kSliceWidthNs) * kSliceWidthNs, 0, group.rows});
+    // One slice; its start is only aligned where an aligned start is representable.
+    const int64_t start = group.min_time >= INT64_MIN + kSliceWidthNs
+                              ? FloorDiv(group.min_time, kSliceWidthNs) * kSliceWidthNs
+                              : group.min_time;
+    out->push_back(SliceInfo{start, 0, group.rows});
     return Status::OK();
   }
   std::string_view block;

@@ -180,7 +180,10 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
         AppendBlock(scratch_, &group.time_offset, &group.time_length, &group.time_crc));
     // Hour slices of the group: (start, first row, rows), written when there are several.
     std::vector<SliceInfo> slices;
-    for (size_t r = begin; r < begin + rows; ++r) {
+    // Times within an hour of the int64 limits have no representable hour start: no slices.
+    const bool sliceable = data.times[begin] >= INT64_MIN + kSliceWidthNs &&
+                           data.times[begin + rows - 1] <= INT64_MAX - kSliceWidthNs;
+    for (size_t r = begin; sliceable && r < begin + rows; ++r) {
       int64_t start = FloorDiv(data.times[r], kSliceWidthNs) * kSliceWidthNs;
       if (slices.empty() || slices.back().start != start) {
         slices.push_back(SliceInfo{start, static_cast<uint32_t>(r - begin), 0});
