@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "src/base/time_util.h"
+#include "src/bench/bounded_queue.h"
 #include "src/bench/http_client.h"
 #include "src/bench/json_value.h"
 #include "src/bench/json_writer.h"
@@ -26,53 +27,7 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The scanner-to-workers hand-off: capacity `workers`, as TSBS's channel, so reading runs at most
-// one batch per worker ahead of the writes.
-class BatchQueue {
- public:
-  explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
-
-  // False when the queue was closed for abort (the batch is dropped).
-  bool Push(LineBatch&& batch) {
-    std::unique_lock lock(mu_);
-    not_full_.wait(lock, [&] { return aborted_ || items_.size() < capacity_; });
-    if (aborted_) return false;
-    items_.push_back(std::move(batch));
-    not_empty_.notify_one();
-    return true;
-  }
-  // Nothing when the queue is finished and drained, or aborted.
-  std::optional<LineBatch> Pop() {
-    std::unique_lock lock(mu_);
-    not_empty_.wait(lock, [&] { return aborted_ || finished_ || !items_.empty(); });
-    if (aborted_ || items_.empty()) return std::nullopt;
-    LineBatch batch = std::move(items_.front());
-    items_.pop_front();
-    not_full_.notify_one();
-    return batch;
-  }
-  void Finish() {
-    std::lock_guard lock(mu_);
-    finished_ = true;
-    not_empty_.notify_all();
-  }
-  void Abort() {
-    std::lock_guard lock(mu_);
-    aborted_ = true;
-    items_.clear();
-    not_empty_.notify_all();
-    not_full_.notify_all();
-  }
-
- private:
-  const size_t capacity_;
-  std::mutex mu_;
-  std::condition_variable not_full_;
-  std::condition_variable not_empty_;
-  std::deque<LineBatch> items_;
-  bool finished_ = false;
-  bool aborted_ = false;
-};
+using BatchQueue = BoundedQueue<LineBatch>;
 
 // State shared by the scanner, the workers and the monitor.
 struct Shared {

@@ -7,9 +7,11 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "src/base/time_util.h"
+#include "src/bench/bounded_queue.h"
 #include "src/bench/http_client.h"
 #include "src/bench/json_writer.h"
 #include "src/bench/url.h"
@@ -19,46 +21,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Indices of queries to run; capacity `workers` as TSBS's channel.
-class IndexChannel {
- public:
-  explicit IndexChannel(size_t capacity) : capacity_(capacity) {}
-  bool Push(size_t index) {
-    std::unique_lock lock(mu_);
-    not_full_.wait(lock, [&] { return closed_ || items_.size() < capacity_; });
-    if (closed_) return false;
-    items_.push_back(index);
-    not_empty_.notify_one();
-    return true;
-  }
-  bool Pop(size_t* index) {
-    std::unique_lock lock(mu_);
-    not_empty_.wait(lock, [&] { return closed_ || finished_ || !items_.empty(); });
-    if (closed_ || items_.empty()) return false;
-    *index = items_.front();
-    items_.pop_front();
-    not_full_.notify_one();
-    return true;
-  }
-  void Finish() {
-    std::lock_guard lock(mu_);
-    finished_ = true;
-    not_empty_.notify_all();
-  }
-  void Close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    not_empty_.notify_all();
-    not_full_.notify_all();
-  }
-
- private:
-  const size_t capacity_;
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<size_t> items_;
-  bool finished_ = false, closed_ = false;
-};
+// Indices of queries to run.
+using IndexChannel = BoundedQueue<size_t>;
 
 // The statistics collector: every result passes through Record() under one lock.
 class Collector {
@@ -163,16 +127,15 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
       std::lock_guard lock(error_mu);
       if (error.ok()) error = std::move(s);
     }
-    channel.Close();
+    channel.Abort();
   };
 
   std::vector<std::thread> workers;
   for (int w = 0; w < config.workers; ++w) {
     workers.emplace_back([&] {
       HttpClient client(url);
-      size_t index;
-      while (channel.Pop(&index)) {
-        const QueryRecord& query = queries[index];
+      while (std::optional<size_t> index = channel.Pop()) {
+        const QueryRecord& query = queries[*index];
         std::string body = SqlRequestBody(query.text);
         HttpRequest request;
         request.method = "POST";
@@ -192,7 +155,8 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
     });
   }
   for (size_t i = 0; i < total; ++i) {
-    if (!channel.Push(i)) break;
+    size_t item = i;
+    if (!channel.Push(std::move(item))) break;
   }
   channel.Finish();
   for (std::thread& t : workers) t.join();
