@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "src/storage/row_selection.h"
+
 namespace gnomon::storage {
 
 void DecodedColumn::Clear() {
@@ -75,6 +77,24 @@ void DecodedColumn::AssignFrom(const ColumnBuffer* src, size_t rows) {
     default: break;
   }
   if (!src->validity.empty()) validity.assign(src->validity.begin(), src->validity.begin() + rows);
+}
+
+void DecodedColumn::KeepRows(const std::vector<uint8_t>& keep) {
+  KeepFlagged(&i64, keep);
+  KeepFlagged(&f64, keep);
+  KeepFlagged(&u64, keep);
+  KeepFlagged(&b, keep);
+  KeepFlagged(&str, keep);
+  KeepFlagged(&validity, keep);
+}
+
+void DecodedColumn::KeepRowRange(size_t begin, size_t end) {
+  KeepRange(&i64, begin, end);
+  KeepRange(&f64, begin, end);
+  KeepRange(&u64, begin, end);
+  KeepRange(&b, begin, end);
+  KeepRange(&str, begin, end);
+  KeepRange(&validity, begin, end);
 }
 
 }  // namespace gnomon::storage

@@ -31,6 +31,9 @@ struct DecodedColumn {
   void AssignFrom(const ColumnBuffer* src, size_t rows);
   // Makes a column of `rows` nulls of the given type.
   void AssignNulls(ValueType type, size_t rows);
+  // Keeps the rows whose flag is set / the rows [begin, end).
+  void KeepRows(const std::vector<uint8_t>& keep);
+  void KeepRowRange(size_t begin, size_t end);
 };
 
 }  // namespace gnomon::storage

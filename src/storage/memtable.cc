@@ -1,5 +1,7 @@
 #include "src/storage/memtable.h"
 
+#include "src/storage/row_selection.h"
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -200,22 +202,11 @@ void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time,
     if (kept == buf.times.size()) return;
     ++edits_;
     rows_ -= buf.times.size() - kept;
-    auto compact = [&](auto& vec) {
-      if (vec.empty()) return;
-      size_t w = 0;
-      for (size_t i = 0; i < keep.size(); ++i) {
-        if (keep[i]) {
-          if (w != i) vec[w] = std::move(vec[i]);  // self-move would empty a string
-          ++w;
-        }
-      }
-      vec.resize(w);
-    };
-    compact(buf.times);
+    KeepFlagged(&buf.times, keep);
     for (ColumnBuffer& col : buf.columns) {
-      compact(col.bits);
-      compact(col.strings);
-      compact(col.validity);
+      KeepFlagged(&col.bits, keep);
+      KeepFlagged(&col.strings, keep);
+      KeepFlagged(&col.validity, keep);
       col.null_count = 0;
       for (uint8_t v : col.validity) col.null_count += v == 0;
     }

@@ -5,6 +5,7 @@
 
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
+#include "src/storage/row_selection.h"
 #include "src/storage/segment_writer.h"
 #include "src/storage/table.h"
 
@@ -386,22 +387,11 @@ Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, 
         for (size_t r = 0; r < s.times.size(); ++r) {
           keep[r] = s.times[r] < min_time || s.times[r] > max_time;
         }
-        auto compact = [&](auto& vec) {
-          if (vec.empty()) return;
-          size_t w = 0;
-          for (size_t r = 0; r < keep.size(); ++r) {
-            if (keep[r]) {
-          if (w != r) vec[w] = std::move(vec[r]);  // self-move would empty a string
-          ++w;
-        }
-          }
-          vec.resize(w);
-        };
-        compact(s.times);
+        KeepFlagged(&s.times, keep);
         for (ColumnBuffer& c : s.columns) {
-          compact(c.bits);
-          compact(c.strings);
-          compact(c.validity);
+          KeepFlagged(&c.bits, keep);
+          KeepFlagged(&c.strings, keep);
+          KeepFlagged(&c.validity, keep);
         }
       }
       if (!s.times.empty()) rows.emplace_back(m.id, std::move(s));

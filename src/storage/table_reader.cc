@@ -1,6 +1,7 @@
 // Table: read snapshots and scans (the TableReader the query layer sees).
 #include <algorithm>
 
+#include "src/storage/row_selection.h"
 #include "src/storage/table.h"
 
 namespace gnomon::storage {
@@ -353,20 +354,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       if (lo > 0 || hi < times.size()) {
         // Trim to the scan's range (only the first and last groups of a range need it).
-        auto trim = [&](auto& v) {
-          if (v.empty()) return;
-          v.erase(v.begin() + hi, v.end());
-          v.erase(v.begin(), v.begin() + lo);
-        };
-        trim(times);
-        for (DecodedColumn& c : cols) {
-          trim(c.i64);
-          trim(c.f64);
-          trim(c.u64);
-          trim(c.b);
-          trim(c.str);
-          trim(c.validity);
-        }
+        KeepRange(&times, lo, hi);
+        for (DecodedColumn& c : cols) c.KeepRowRange(lo, hi);
       }
       if (!accepted.empty()) {
         // Drop the rows whose slices were answered from statistics.
@@ -376,25 +365,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
             if (times[r] >= a && times[r] <= b) keep[r] = 0;
           }
         }
-        auto compact = [&](auto& v) {
-          if (v.empty()) return;
-          size_t w = 0;
-          for (size_t r = 0; r < keep.size(); ++r) {
-            if (!keep[r]) continue;
-            if (w != r) v[w] = std::move(v[r]);
-            ++w;
-          }
-          v.resize(w);
-        };
-        compact(times);
-        for (DecodedColumn& c : cols) {
-          compact(c.i64);
-          compact(c.f64);
-          compact(c.u64);
-          compact(c.b);
-          compact(c.str);
-          compact(c.validity);
-        }
+        KeepFlagged(&times, keep);
+        for (DecodedColumn& c : cols) c.KeepRows(keep);
       }
       if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
         *stop = true;
