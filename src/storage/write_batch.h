@@ -81,6 +81,25 @@ class TableBatch {
   void AddUInt(uint32_t field, uint64_t v) { Push(field).u64 = v; }
   void AddBool(uint32_t field, bool v) { Push(field).b = v; }
   void AddString(uint32_t field, std::string_view v);
+  // Appends a complete row whose `count` values are already built (one capacity check and one copy
+  // instead of one per value; the line-protocol builder's path). String values must come from
+  // MakeStringValue on this table.
+  void AddRow(uint32_t series, int64_t time, uint32_t line, const FieldValue* values, size_t count) {
+    rows_.push_back(Row{series, time, static_cast<uint32_t>(values_.size()),
+                        static_cast<uint32_t>(count), line});
+    values_.insert(values_.end(), values, values + count);
+  }
+  // Stores the bytes of a string value and returns the value to pass to AddRow. Bytes of a row
+  // that is never added stay unreferenced in the string arena (harmless, counted by
+  // ApproximateBytes).
+  FieldValue MakeStringValue(uint32_t field, std::string_view v) {
+    FieldValue fv;
+    fv.field = field;
+    fv.str.offset = static_cast<uint32_t>(strings_.size());
+    fv.str.length = static_cast<uint32_t>(v.size());
+    strings_.append(v);
+    return fv;
+  }
   // Drops the last row (and its values); used when a line turns out to be bad halfway through.
   void DropLastRow();
   // Reserves room for `rows` rows and `values` values (avoids regrowth while parsing).

@@ -231,19 +231,21 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
   }
   if (!pending_.empty()) table->seen.resize(tb->fields().size(), 0);
 
-  tb->BeginRow(series, time_ns, line_no);
+  row_values_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const ParsedField& f = line.fields[i];
-    const uint32_t idx = field_index_[i];
+    storage::FieldValue& v = row_values_[i];
+    v.field = field_index_[i];
     switch (f.type) {
-      case ValueType::kFloat64: tb->AddFloat(idx, f.f64); break;
-      case ValueType::kInt64: tb->AddInt(idx, f.i64); break;
-      case ValueType::kUInt64: tb->AddUInt(idx, f.u64); break;
-      case ValueType::kBool: tb->AddBool(idx, f.b); break;
-      case ValueType::kString: tb->AddString(idx, f.str); break;
+      case ValueType::kFloat64: v.f64 = f.f64; break;
+      case ValueType::kInt64: v.i64 = f.i64; break;
+      case ValueType::kUInt64: v.u64 = f.u64; break;
+      case ValueType::kBool: v.u64 = 0; v.b = f.b; break;
+      case ValueType::kString: v = tb->MakeStringValue(field_index_[i], f.str); break;
       default: GNOMON_CHECK_MSG(false, "tokenizer produced a field without a value type");
     }
   }
+  tb->AddRow(series, time_ns, line_no, row_values_.data(), n);
   return true;
 }
 

@@ -63,6 +63,7 @@ class BatchBuilder {
   std::vector<uint32_t> field_index_;
   std::vector<uint32_t> pending_;  // positions (in the line) of fields new to their table
   std::string canonical_;
+  std::vector<storage::FieldValue> row_values_;
 };
 
 }  // namespace gnomon::server
