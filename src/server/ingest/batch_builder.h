@@ -2,7 +2,8 @@
 //
 // Series are resolved through a cache keyed by the raw series-key bytes of the line (measurement
 // and tag section as written), so a repeated series costs one hash look-up; only on a miss are
-// the tags unescaped, validated, sorted and matched by their canonical form. Field columns are
+// the tags unescaped, validated, sorted and matched by their canonical form. Before hashing, the
+// key is compared with the one that followed the previous line's key last time (see SeriesRef). Field columns are
 // resolved through the previous line's field layout of the same table (position by position), so
 // the usual case of lines with the same fields in the same order costs a compare per field.
 #pragma once
@@ -41,9 +42,17 @@ class BatchBuilder {
 
  private:
   struct TableState;
+  struct SeriesRef;
+  using SeriesCache =
+      std::unordered_map<std::string, SeriesRef, StringHash, std::equal_to<>>;
+  using SeriesEntry = SeriesCache::value_type;
   struct SeriesRef {
     TableState* table;
     uint32_t series;
+    // The entry of the line that followed this one last time. Writers send their series in the
+    // same order every interval, so this usually names the next line's key and one compare
+    // replaces hashing it. Node-based map: entry pointers stay valid across rehashing.
+    SeriesEntry* next = nullptr;
   };
 
   TableState* FindOrCreateTable(std::string_view name);
@@ -55,7 +64,8 @@ class BatchBuilder {
   LineParser key_parser_;
   std::unordered_map<std::string, std::unique_ptr<TableState>, StringHash, std::equal_to<>>
       tables_;
-  std::unordered_map<std::string, SeriesRef, StringHash, std::equal_to<>> series_cache_;
+  SeriesCache series_cache_;
+  SeriesEntry* last_series_ = nullptr;  // the entry of the last line added
   uint64_t stamp_ = 0;  // one per Add, for duplicate-field detection
 
   // Per-line scratch, reused so the steady state does not allocate.

@@ -45,6 +45,43 @@ TEST(BatchBuilderTest, RawKeyCacheAndCanonicalSeries) {
   EXPECT_EQ(t.rows()[3].line, 4u);
 }
 
+// Series are predicted from the order of the previous round; a changed order, keys that differ only
+// in length or in their last byte, and a second table must still resolve to the right series.
+TEST(BatchBuilderTest, SeriesOrderPredictionNeverMisresolves) {
+  storage::WriteBatch batch;
+  BatchBuilder builder(&batch);
+  LineParser parser;
+  LineSyntaxError e;
+  const std::vector<std::string> keys = {"m,h=a", "m,h=b", "m,h=ab", "n,h=a", "m,h=c"};
+  const std::vector<std::vector<int>> rounds = {
+      {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, {0, 2, 1, 4, 3}, {4, 3, 2, 1, 0}, {0, 1, 2, 3, 4}};
+  uint32_t line_no = 0;
+  std::vector<int> want;
+  for (const auto& round : rounds) {
+    for (int k : round) {
+      ++line_no;
+      std::string line = keys[k] + " v=" + std::to_string(k);
+      ASSERT_TRUE(AddLine(&parser, &builder, line, line_no, line_no, &e)) << e.reason;
+      want.push_back(k);
+    }
+  }
+  EXPECT_EQ(builder.cached_series_keys(), keys.size());
+  ASSERT_EQ(batch.tables().size(), 2u);
+  size_t checked = 0;
+  for (const auto& t : batch.tables()) {
+    for (const storage::Row& r : t->rows()) {
+      const int k = want[r.line - 1];
+      const std::string& key = keys[k];
+      EXPECT_EQ(t->name(), key.substr(0, 1)) << "line " << r.line;
+      ASSERT_EQ(t->series()[r.series].size(), 1u);
+      EXPECT_EQ(t->series()[r.series][0].value, key.substr(4)) << "line " << r.line;
+      EXPECT_EQ(t->values()[r.value_begin].f64, k) << "line " << r.line;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, want.size());
+}
+
 TEST(BatchBuilderTest, RejectedLineLeavesBatchUntouched) {
   storage::WriteBatch batch;
   BatchBuilder builder(&batch);
