@@ -1,11 +1,15 @@
 #include "src/server/http/http_session.h"
 
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <exception>
 
 #include "src/base/logging.h"
@@ -116,9 +120,32 @@ void HttpSession::OnHeader(BeastError ec) {
 }
 
 void HttpSession::ReadBody() {
+  direct_body_ = false;
+  auto content_length = parser_->content_length();
+  // Chunked bodies (no Content-Length) and empty ones go through the parser.
+  if (content_length && *content_length > 0 && !parser_->is_done()) {
+    return ReadBodyDirect(static_cast<size_t>(*content_length));
+  }
   stream_.expires_after(core_->options.io_timeout);
   bhttp::async_read(stream_, buffer_, *parser_,
                     [self = shared_from_this()](BeastError ec, size_t) { self->OnBody(ec); });
+}
+
+void HttpSession::ReadBodyDirect(size_t length) {
+  direct_body_ = true;
+  body_length_ = length;
+  if (body_.size() < length) body_.resize(length);
+  // The head's read may have taken the start of the body (and, pipelined, even what follows it):
+  // take the body's part, leave the rest for the next request.
+  auto buffered = buffer_.data();
+  size_t have = std::min(length, buffered.size());
+  std::memcpy(body_.data(), buffered.data(), have);
+  buffer_.consume(have);
+  if (have == length) return Dispatch();
+  // One timeout for the whole body, as before; each socket read takes all the kernel has.
+  stream_.expires_after(core_->options.io_timeout);
+  net::async_read(stream_, net::buffer(body_.data() + have, length - have),
+                  [self = shared_from_this()](BeastError ec, size_t) { self->OnBody(ec); });
 }
 
 void HttpSession::OnBody(BeastError ec) {
@@ -147,7 +174,8 @@ void HttpSession::Dispatch() {
   for (const auto& field : msg) {
     request_.headers.push_back({View(field.name_string()), View(field.value())});
   }
-  const std::string& raw_body = msg.body();
+  std::string_view raw_body =
+      direct_body_ ? std::string_view(body_.data(), body_length_) : std::string_view(msg.body());
   request_.wire_body_bytes = raw_body.size();
   request_.body = raw_body;
 
@@ -230,6 +258,7 @@ void HttpSession::RecycleBuffers() {
   if (parser_ && parser_->get().body().capacity() > kKeepBufferBytes) {
     std::string().swap(parser_->get().body());
   }
+  if (body_.capacity() > kKeepBufferBytes) std::string().swap(body_);
   if (response_.body().capacity() > kKeepBufferBytes) std::string().swap(response_.body());
   stream_serializer_.reset();
   stream_head_ = {};

@@ -60,6 +60,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void ReadHeader();
   void OnHeader(BeastError ec);
   void ReadBody();
+  // Reads a Content-Length body straight into body_ (see body_ below).
+  void ReadBodyDirect(size_t length);
   void OnBody(BeastError ec);
   void Dispatch();
   void RunHandler();  // worker thread
@@ -91,6 +93,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::http::response<boost::beast::http::empty_body> continue_;
   boost::beast::http::response<boost::beast::http::string_body> response_;
   GzipDecoder gzip_;
+  // A body with a Content-Length is read here, in one buffer sized from the header, instead of
+  // through the parser (which reads at most the flat buffer's free space, often 512 bytes, per
+  // socket read, and copies again into its string body). Kept across requests for its capacity;
+  // its size() only grows, the request's body is its first body_length_ bytes.
+  std::string body_;
+  size_t body_length_ = 0;
+  bool direct_body_ = false;  // this request's body is in body_, not in the parser's message
   Request request_;
   Response handler_response_;
   std::string_view route_;
