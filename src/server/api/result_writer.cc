@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "src/base/time_util.h"
 #include "src/server/http/json_writer.h"
@@ -9,9 +10,36 @@
 namespace gnomon::server::api {
 namespace {
 
+// Longest renderings of the fixed-size cell types.
+constexpr size_t kIntBound = 20;     // -9223372036854775808
+constexpr size_t kDoubleBound = 32;  // shortest round-trip form is at most 24; "-Infinity" 9
+constexpr size_t kTimeBound = 48;    // quoted RFC 3339 (years beyond 9999 included)
+
+// Bytes a JSON string may copy verbatim: printable ASCII other than '"' and '\\'.
+struct PlainJsonTable {
+  bool plain[256];
+  constexpr PlainJsonTable() : plain() {
+    for (int c = 0; c < 256; ++c) plain[c] = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+  }
+};
+constexpr PlainJsonTable kPlainJson;
+
+bool IsPlainJson(std::string_view s) {
+  for (unsigned char c : s) {
+    if (!kPlainJson.plain[c]) return false;
+  }
+  return true;
+}
+
+bool NeedsCsvQuotes(std::string_view s) {
+  for (char c : s) {
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
+
 void AppendCsvField(std::string* out, std::string_view s) {
-  bool quote = s.find_first_of(",\"\r\n") != std::string_view::npos;
-  if (!quote) {
+  if (!NeedsCsvQuotes(s)) {
     out->append(s);
     return;
   }
@@ -23,11 +51,38 @@ void AppendCsvField(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
+char* Copy(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+char* WriteJsonString(char* p, std::string_view s) {
+  if (IsPlainJson(s)) {
+    *p++ = '"';
+    p = Copy(p, s);
+    *p++ = '"';
+    return p;
+  }
+  // Escapes, control bytes and non-ASCII (UTF-8 checked) take the general path.
+  std::string escaped;
+  http::AppendJsonString(&escaped, s);
+  return Copy(p, escaped);
+}
+
+char* WriteCsvString(char* p, std::string_view s) {
+  if (!NeedsCsvQuotes(s)) return Copy(p, s);
+  *p++ = '"';
+  for (char c : s) {
+    if (c == '"') *p++ = '"';
+    *p++ = c;
+  }
+  *p++ = '"';
+  return p;
+}
+
 template <typename T>
-void AppendInteger(std::string* out, T v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr - buf);
+char* WriteInteger(char* p, T v) {
+  return std::to_chars(p, p + kIntBound, v).ptr;
 }
 
 void AppendDouble(std::string* out, double d) {
@@ -36,7 +91,63 @@ void AppendDouble(std::string* out, double d) {
   out->append(buf, r.ptr - buf);
 }
 
+char* TwoDigits(char* p, int64_t v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+  return p + 2;
+}
+
 }  // namespace
+
+char* WriteRfc3339(char* p, int64_t nanos, int64_t* cached_day, char day_text[10]) {
+  const int64_t days = FloorDiv(nanos, kNanosPerDay);
+  int64_t rem = nanos - days * kNanosPerDay;
+  if (days != *cached_day) {
+    int64_t y;
+    unsigned mo, d;
+    CivilFromDays(days, &y, &mo, &d);
+    if (y < 0 || y > 9999) {
+      // Rare: years of other widths take the general formatter.
+      std::string s;
+      AppendRfc3339(&s, nanos);
+      return Copy(p, s);
+    }
+    char* q = day_text;
+    q[0] = static_cast<char>('0' + y / 1000);
+    q[1] = static_cast<char>('0' + y / 100 % 10);
+    q[2] = static_cast<char>('0' + y / 10 % 10);
+    q[3] = static_cast<char>('0' + y % 10);
+    q[4] = '-';
+    TwoDigits(q + 5, mo);
+    q[7] = '-';
+    TwoDigits(q + 8, d);
+    *cached_day = days;
+  }
+  std::memcpy(p, day_text, 10);
+  p += 10;
+  const int64_t secs = rem / kNanosPerSecond;
+  int64_t frac = rem % kNanosPerSecond;
+  *p++ = 'T';
+  p = TwoDigits(p, secs / 3600);
+  *p++ = ':';
+  p = TwoDigits(p, secs / 60 % 60);
+  *p++ = ':';
+  p = TwoDigits(p, secs % 60);
+  if (frac != 0) {
+    char digits[9];
+    for (int i = 8; i >= 0; --i) {
+      digits[i] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    int len = 9;
+    while (digits[len - 1] == '0') --len;
+    *p++ = '.';
+    std::memcpy(p, digits, len);
+    p += len;
+  }
+  *p++ = 'Z';
+  return p;
+}
 
 Status ResultWriter::Begin(const std::vector<query::ResultColumn>& columns) {
   columns_ = columns;
@@ -62,63 +173,108 @@ Status ResultWriter::Begin(const std::vector<query::ResultColumn>& columns) {
   return Status::OK();
 }
 
-void ResultWriter::AppendCell(const query::ResultVector& v, size_t row) {
+char* ResultWriter::WriteTimestamp(char* p, int64_t t) {
+  switch (epoch_) {
+    case EpochUnit::kNone: {
+      const bool json = format_ == ResultFormat::kJson;
+      if (json) *p++ = '"';
+      p = WriteRfc3339(p, t, &cached_day_, day_text_);
+      if (json) *p++ = '"';
+      return p;
+    }
+    case EpochUnit::kNanosecond: return WriteInteger(p, t);
+    case EpochUnit::kMicrosecond: return WriteInteger(p, FloorDiv(t, kNanosPerMicro));
+    case EpochUnit::kMillisecond: return WriteInteger(p, FloorDiv(t, kNanosPerMilli));
+    case EpochUnit::kSecond: return WriteInteger(p, FloorDiv(t, kNanosPerSecond));
+  }
+  return p;
+}
+
+char* ResultWriter::WriteCell(char* p, const query::ResultVector& v, size_t row) {
   const bool json = format_ == ResultFormat::kJson;
   if (v.type == ValueType::kNull || v.IsNull(row)) {
-    if (json) out_->append("null");
-    return;
+    if (json) p = Copy(p, "null");
+    return p;
   }
   switch (v.type) {
-    case ValueType::kInt64: AppendInteger(out_, v.i64[row]); break;
-    case ValueType::kUInt64: AppendInteger(out_, v.u64[row]); break;
+    case ValueType::kInt64: return WriteInteger(p, v.i64[row]);
+    case ValueType::kUInt64: return WriteInteger(p, v.u64[row]);
     case ValueType::kFloat64: {
-      double d = v.f64[row];
+      const double d = v.f64[row];
       if (!std::isfinite(d)) {
         // JSON has no NaN/Infinity: null there, the usual spellings in CSV.
-        if (json) out_->append("null");
-        else out_->append(std::isnan(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
-      } else {
-        AppendDouble(out_, d);
+        if (json) return Copy(p, "null");
+        return Copy(p, std::isnan(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
       }
-      break;
+      return std::to_chars(p, p + kDoubleBound, d).ptr;
     }
-    case ValueType::kBool: out_->append(v.b[row] ? "true" : "false"); break;
-    case ValueType::kString:
-      if (json) http::AppendJsonString(out_, v.str[row]);
-      else AppendCsvField(out_, v.str[row]);
-      break;
-    case ValueType::kTimestamp: {
-      int64_t t = v.i64[row];
-      switch (epoch_) {
-        case EpochUnit::kNone:
-          if (json) out_->push_back('"');
-          AppendRfc3339(out_, t);
-          if (json) out_->push_back('"');
-          break;
-        case EpochUnit::kNanosecond: AppendInteger(out_, t); break;
-        case EpochUnit::kMicrosecond: AppendInteger(out_, FloorDiv(t, kNanosPerMicro)); break;
-        case EpochUnit::kMillisecond: AppendInteger(out_, FloorDiv(t, kNanosPerMilli)); break;
-        case EpochUnit::kSecond: AppendInteger(out_, FloorDiv(t, kNanosPerSecond)); break;
-      }
-      break;
-    }
-    default: break;
+    case ValueType::kBool: return Copy(p, v.b[row] ? "true" : "false");
+    case ValueType::kString: return json ? WriteJsonString(p, v.str[row]) : WriteCsvString(p, v.str[row]);
+    case ValueType::kTimestamp: return WriteTimestamp(p, v.i64[row]);
+    default: return p;
   }
+}
+
+size_t ResultWriter::Bound(const query::ResultChunk& chunk, size_t begin, size_t end) const {
+  const size_t rows = end - begin;
+  const bool json = format_ == ResultFormat::kJson;
+  // Row framing: "[", "]", the separating "," (JSON) or "\r\n" (CSV), and commas between cells.
+  size_t bound = rows * (3 + chunk.columns.size());
+  for (const query::ResultVector& v : chunk.columns) {
+    switch (v.type) {
+      case ValueType::kInt64:
+      case ValueType::kUInt64: bound += rows * kIntBound; break;
+      case ValueType::kFloat64: bound += rows * kDoubleBound; break;
+      case ValueType::kTimestamp: bound += rows * kTimeBound; break;
+      case ValueType::kString:
+        for (size_t r = begin; r < end; ++r) {
+          const std::string& s = v.str[r];
+          // JSON escapes take up to 6 bytes per input byte ("\u001f", "\ufffd"); CSV doubles
+          // quotes. Plain strings (almost all) only gain their quotes.
+          size_t n = s.size();
+          if (json) n = IsPlainJson(s) ? n : 6 * n;
+          else n *= 2;
+          bound += n + 2;
+        }
+        break;
+      default: bound += rows * 5; break;  // null, true, false
+    }
+  }
+  return bound;
 }
 
 Status ResultWriter::Chunk(const query::ResultChunk& chunk) {
   const bool json = format_ == ResultFormat::kJson;
-  for (size_t r = 0; r < chunk.rows; ++r) {
-    if (json) {
-      if (rows_ > 0) out_->push_back(',');
-      out_->push_back('[');
+  const size_t ncols = chunk.columns.size();
+  // Blocks of rows keep the scratch buffer small whatever the chunk's size.
+  constexpr size_t kBlockRows = 256;
+  for (size_t begin = 0; begin < chunk.rows; begin += kBlockRows) {
+    const size_t end = std::min(chunk.rows, begin + kBlockRows);
+    const size_t bound = Bound(chunk, begin, end);
+    if (bound > scratch_size_) {
+      scratch_size_ = std::max(bound, 2 * scratch_size_);
+      scratch_.reset(new char[scratch_size_]);
     }
-    for (size_t c = 0; c < chunk.columns.size(); ++c) {
-      if (c) out_->push_back(',');
-      AppendCell(chunk.columns[c], r);
+    char* const start = scratch_.get();
+    char* p = start;
+    for (size_t r = begin; r < end; ++r) {
+      if (json) {
+        if (rows_ > 0) *p++ = ',';
+        *p++ = '[';
+      }
+      for (size_t c = 0; c < ncols; ++c) {
+        if (c) *p++ = ',';
+        p = WriteCell(p, chunk.columns[c], r);
+      }
+      if (json) {
+        *p++ = ']';
+      } else {
+        *p++ = '\r';
+        *p++ = '\n';
+      }
+      ++rows_;
     }
-    out_->append(json ? "]" : "\r\n");
-    ++rows_;
+    out_->append(start, p - start);
   }
   return Status::OK();
 }

@@ -1,8 +1,14 @@
 // Writers that turn a query's streamed result into response bytes: JSON
 // {"columns":[{"name":..,"type":..}],"rows":[[..],..]} or CSV with a header line.
 // Each writes incrementally into `out`; the caller may drain `out` between chunks.
+//
+// A chunk is rendered in one pass into a scratch buffer sized for its worst case (no per-byte
+// appends): integers and floats with std::to_chars, strings copied whole unless they need
+// escaping, timestamps with the calendar date computed once per day.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "src/query/result.h"
@@ -26,7 +32,11 @@ class ResultWriter : public query::ResultSink {
   uint64_t rows() const { return rows_; }
 
  private:
-  void AppendCell(const query::ResultVector& v, size_t row);
+  // Upper bound of the bytes rows [begin, end) of `chunk` render to.
+  size_t Bound(const query::ResultChunk& chunk, size_t begin, size_t end) const;
+  // Renders one cell at p; returns the end. p must have room for the cell's bound.
+  char* WriteCell(char* p, const query::ResultVector& v, size_t row);
+  char* WriteTimestamp(char* p, int64_t nanos);
 
   ResultFormat format_;
   EpochUnit epoch_;
@@ -34,6 +44,15 @@ class ResultWriter : public query::ResultSink {
   std::vector<query::ResultColumn> columns_;
   bool begun_ = false;
   uint64_t rows_ = 0;
+  std::unique_ptr<char[]> scratch_;
+  size_t scratch_size_ = 0;
+  // RFC 3339 date text of the last day rendered ("2023-06-11"), reused by later timestamps.
+  int64_t cached_day_ = INT64_MIN;
+  char day_text_[10];
 };
+
+// Renders `nanos` exactly as AppendRfc3339 does, at p (room for 40 bytes); returns the end.
+// `cached_day` / `day_text` memoise the date part between calls (cached_day INT64_MIN: none).
+char* WriteRfc3339(char* p, int64_t nanos, int64_t* cached_day, char day_text[10]);
 
 }  // namespace gnomon::server::api
