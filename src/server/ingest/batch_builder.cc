@@ -68,10 +68,10 @@ struct BatchBuilder::TableState {
     uint32_t index;
     ValueType type;
   };
-  struct LayoutSlot {
-    std::string key;
-    ValueType type = ValueType::kNull;
-    uint32_t index = kNoIndex;
+  struct FieldSlot {
+    std::string_view name;  // the key of its `fields` entry (map nodes do not move)
+    ValueType type;
+    uint64_t seen;  // the stamp of the last line that used the field
   };
 
   std::string name;
@@ -81,8 +81,16 @@ struct BatchBuilder::TableState {
   std::unordered_map<std::string, FieldInfo, StringHash, std::equal_to<>> fields;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> series;  // canonical
   std::unordered_set<std::string, StringHash, std::equal_to<>> tag_keys;
-  std::vector<LayoutSlot> layout;  // the field layout of the last line that resolved fields
-  std::vector<uint64_t> seen;      // per field index: the stamp of the last line that used it
+  // By field index. Fields are indexed in the order they first appear, and lines of a table
+  // usually list their fields in that order (some omitted), so the next line's field is almost
+  // always the slot after the previous match, or the one after that.
+  std::vector<FieldSlot> by_index;
+
+  void AddFieldMirror(std::string_view key, uint32_t index, ValueType type, uint64_t stamp) {
+    GNOMON_CHECK_MSG(index == by_index.size(), "field mirror out of step with the TableBatch");
+    auto it = fields.emplace(std::string(key), FieldInfo{index, type}).first;
+    by_index.push_back(FieldSlot{it->first, type, stamp});
+  }
 };
 
 BatchBuilder::BatchBuilder(storage::WriteBatch* batch)
@@ -101,10 +109,8 @@ BatchBuilder::TableState* BatchBuilder::FindOrCreateTable(std::string_view name)
     if (t->name() != name) continue;
     state->batch = t;
     for (size_t f = 0; f < t->fields().size(); ++f) {
-      state->fields.emplace(t->fields()[f].name,
-                            TableState::FieldInfo{static_cast<uint32_t>(f), t->fields()[f].type});
+      state->AddFieldMirror(t->fields()[f].name, static_cast<uint32_t>(f), t->fields()[f].type, 0);
     }
-    state->seen.resize(t->fields().size(), 0);
     for (size_t s = 0; s < t->series().size(); ++s) {
       tags_.clear();
       for (const storage::Tag& tag : t->series()[s]) tags_.push_back(ParsedTag{tag.key, tag.value, 0});
@@ -189,19 +195,25 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
     }
   }
 
-  // 2. Fields: the previous layout of this table, else the table's field map; new fields wait.
+  // 2. Fields: the slots after the previous match, else the table's field map; new fields wait.
   const size_t n = line.fields.size();
   field_index_.resize(n);
   pending_.clear();
+  std::vector<TableState::FieldSlot>& slots = table->by_index;
+  size_t cursor = 0;  // the slot after the last field resolved
+  auto slot_matches = [&slots](size_t at, const ParsedField& f) {
+    return at < slots.size() && slots[at].type == f.type && EqualBytes(slots[at].name, f.key);
+  };
   for (size_t i = 0; i < n; ++i) {
     const ParsedField& f = line.fields[i];
     if (f.type == ValueType::kString && !internal::IsValidUtf8(f.str)) {
       return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
     }
     uint32_t idx;
-    if (i < table->layout.size() && table->layout[i].type == f.type &&
-        EqualBytes(table->layout[i].key, f.key)) {
-      idx = table->layout[i].index;
+    if (slot_matches(cursor, f)) {
+      idx = static_cast<uint32_t>(cursor);
+    } else if (slot_matches(cursor + 1, f)) {
+      idx = static_cast<uint32_t>(cursor + 1);
     } else {
       auto it = table->fields.find(f.key);
       if (it == table->fields.end()) {
@@ -235,14 +247,13 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
                         std::string(ValueTypeName(it->second.type)) + " earlier in this request");
       }
       idx = it->second.index;
-      if (table->layout.size() <= i) table->layout.resize(i + 1);
-      table->layout[i] = TableState::LayoutSlot{std::string(f.key), f.type, idx};
     }
-    if (table->seen[idx] == stamp) {
+    if (slots[idx].seen == stamp) {
       return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
     }
-    table->seen[idx] = stamp;
+    slots[idx].seen = stamp;
     field_index_[i] = idx;
+    cursor = idx + 1;
   }
 
   // 3. The line is good: commit table, series and new fields, then the row.
@@ -268,12 +279,9 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
     uint32_t idx = kNoIndex;
     const bool added = tb->FindOrAddField(f.key, f.type, &idx);
     GNOMON_CHECK_MSG(added, "field mirror out of step with the TableBatch");
-    table->fields.emplace(std::string(f.key), TableState::FieldInfo{idx, f.type});
-    if (table->layout.size() <= i) table->layout.resize(i + 1);
-    table->layout[i] = TableState::LayoutSlot{std::string(f.key), f.type, idx};
+    table->AddFieldMirror(f.key, idx, f.type, stamp);
     field_index_[i] = idx;
   }
-  if (!pending_.empty()) table->seen.resize(tb->fields().size(), 0);
 
   row_values_.resize(n);
   for (size_t i = 0; i < n; ++i) {

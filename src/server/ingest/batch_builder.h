@@ -3,9 +3,10 @@
 // Series are resolved through a cache keyed by the raw series-key bytes of the line (measurement
 // and tag section as written), so a repeated series costs one hash look-up; only on a miss are
 // the tags unescaped, validated, sorted and matched by their canonical form. Before hashing, the
-// key is compared with the one that followed the previous line's key last time (see SeriesRef). Field columns are
-// resolved through the previous line's field layout of the same table (position by position), so
-// the usual case of lines with the same fields in the same order costs a compare per field.
+// key is compared with the one that followed the previous line's key last time (see SeriesRef).
+// Field columns are matched against the table's fields in first-seen order, one or two slots past
+// the previous match, so lines listing their fields in a fixed order (some possibly omitted) cost
+// a compare per field; other orders fall back to a hash look-up.
 #pragma once
 
 #include <cstdint>
