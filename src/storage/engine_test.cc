@@ -207,6 +207,32 @@ TEST_F(EngineTest, LastValueCacheFollowsWritesAndRestarts) {
   check();
 }
 
+// Within one batch only a series' newest rows reach the cache; the outcome must equal offering
+// every row in order: the newest time wins wherever it sits in the batch, rows sharing it merge
+// field by field (the later row's value wins), and a series' older rows leave no trace.
+TEST_F(EngineTest, LastValueCacheWithinOneBatch) {
+  WriteBatch b("db");
+  AddRow(&b, "cpu", {Host("h0"), 30, {{"u", 1}, {"v", 1}}});
+  AddRow(&b, "cpu", {Host("h1"), 10, {{"u", 100}}});
+  AddRow(&b, "cpu", {Host("h0"), 50, {{"u", 2}}});
+  AddRow(&b, "cpu", {Host("h0"), 40, {{"u", 3}, {"v", 3}, {"w", 3}}});
+  AddRow(&b, "cpu", {Host("h0"), 50, {{"v", 4}}});
+  AddRow(&b, "cpu", {Host("h0"), 50, {{"u", 5}}});
+  Write(b);
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  LastRow last;
+  ASSERT_TRUE((*reader)->LastRowOf(0, &last));
+  EXPECT_EQ(last.time, 50);
+  ASSERT_EQ(last.values.size(), 2u);  // u and v; w only at time 40
+  EXPECT_EQ(last.values[0].i64, 5);
+  EXPECT_EQ(last.values[1].i64, 4);
+  ASSERT_TRUE((*reader)->LastRowOf(1, &last));
+  EXPECT_EQ(last.time, 10);
+  ASSERT_EQ(last.values.size(), 1u);
+  EXPECT_EQ(last.values[0].i64, 100);
+}
+
 TEST_F(EngineTest, TagIndexAndSeriesTags) {
   WriteBatch b("db");
   AddRow(&b, "cpu", {TagSet{{"hostname", "a"}, {"region", "eu"}}, 1, {{"u", 1}}});

@@ -57,28 +57,48 @@ void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, co
   max_time_ = std::max(max_time_, time);
   bytes_ += 8;
 
+  // Columns that got this row's value; when it is every typed column (the usual case: a series'
+  // rows name the same fields), no column needs a null for the row.
+  uint32_t filled = 0;
+  const FieldValue* values = batch.values().data() + row.value_begin;
   for (uint32_t i = 0; i < row.value_count; ++i) {
-    const FieldValue& v = batch.values()[row.value_begin + i];
+    const FieldValue& v = values[i];
     ColumnId col_id = field_ids[v.field];
     if (col_id >= buf.columns.size()) buf.columns.resize(col_id + 1);
     ColumnBuffer& col = buf.columns[col_id];
-    if (col.type == ValueType::kNull) col.type = schema.fields()[col_id].type;
-    PadColumn(&col, rows - 1);
+    if (col.type == ValueType::kNull) {
+      col.type = schema.fields()[col_id].type;
+      ++buf.typed_columns;
+    }
     if (col.type == ValueType::kString) {
       std::string_view s = batch.StringValue(v);
+      if (col.strings.size() == rows) {  // the field twice in one row: the last value wins
+        bytes_ += s.size();
+        col.strings.back() = s;
+        continue;
+      }
+      PadColumn(&col, rows - 1);
       col.strings.emplace_back(s);
       bytes_ += sizeof(std::string) + s.size();
     } else {
+      if (col.bits.size() == rows) {
+        col.bits.back() = ValueBits(v, col.type);
+        continue;
+      }
+      if (col.bits.size() + 1 != rows) PadColumn(&col, rows - 1);
       col.bits.push_back(ValueBits(v, col.type));
       bytes_ += 8;
     }
     if (!col.validity.empty()) col.validity.push_back(1);
+    ++filled;
   }
-  // Columns the row did not mention become null for it.
-  for (ColumnBuffer& col : buf.columns) {
-    if (col.type == ValueType::kNull) continue;
-    size_t have = col.type == ValueType::kString ? col.strings.size() : col.bits.size();
-    if (have < rows) PadColumn(&col, rows);
+  if (filled < buf.typed_columns) {
+    // Columns the row did not mention become null for it.
+    for (ColumnBuffer& col : buf.columns) {
+      if (col.type == ValueType::kNull) continue;
+      size_t have = col.type == ValueType::kString ? col.strings.size() : col.bits.size();
+      if (have < rows) PadColumn(&col, rows);
+    }
   }
   ++rows_;
 }

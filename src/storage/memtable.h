@@ -28,6 +28,7 @@ struct ColumnBuffer {
 struct SeriesBuffer {
   std::vector<int64_t> times;
   std::vector<ColumnBuffer> columns;  // indexed by ColumnId; may be shorter than the schema
+  uint32_t typed_columns = 0;         // columns whose type is set (not kNull)
   bool sorted = true;                 // times strictly increasing so far
   int64_t min_time = INT64_MAX;
   int64_t max_time = INT64_MIN;

@@ -156,6 +156,27 @@ TEST_F(MemtableTest, DuplicatesMergeFieldByFieldLastNonNullWins) {
   EXPECT_EQ(Read(1, 20, 20), (Rows{{"20", "20", "NULL", "NULL", "NULL", "absent"}}));
 }
 
+// The line-protocol parser rejects a field named twice in a line, but a batch built otherwise
+// may hold one: the row keeps the last value and every column stays one value per row.
+TEST_F(MemtableTest, FieldTwiceInOneRowKeepsTheLastValue) {
+  TableBatch batch("t");
+  uint32_t fa, fs;
+  ASSERT_TRUE(batch.FindOrAddField("a", ValueType::kInt64, &fa));
+  ASSERT_TRUE(batch.FindOrAddField("s", ValueType::kString, &fs));
+  const std::vector<ColumnId> field_ids = {kA, kS};
+  uint32_t series = batch.AddSeries({{"host", "h"}});
+  batch.BeginRow(series, 10, 1);
+  batch.AddInt(fa, 1);
+  batch.AddString(fs, "x");
+  batch.AddInt(fa, 2);
+  batch.AddString(fs, "y");
+  batch.BeginRow(series, 20, 2);
+  batch.AddInt(fa, 3);
+  for (const Row& row : batch.rows()) mem_.Append(0, row.time, batch, row, field_ids, schema_);
+  EXPECT_EQ(Read(0), (Rows{{"10", "2", "absent", "'y'", "absent", "absent"},
+                           {"20", "3", "absent", "NULL", "absent", "absent"}}));
+}
+
 TEST_F(MemtableTest, DuplicateOfTheLastRowMarksTheBufferUnsorted) {
   Append(0, {{10, 1, std::nullopt, std::nullopt}, {10, std::nullopt, 5.0, std::nullopt}});
   EXPECT_FALSE(mem_.Find(0)->sorted);

@@ -1,6 +1,7 @@
 #include "src/storage/table.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace gnomon::storage {
 
@@ -94,14 +95,25 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
 }
 
 void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
-  std::unique_lock lock(mu_);
   const auto& rows = batch.rows();
+  const bool any_rejected = !prepared.row_rejected.empty();
+  // Only a series' newest rows in the batch can change its cached last row (an older row is
+  // either older than the cache or replaced by the newer one), so only those are offered: the
+  // same result as offering every row in order, at a fraction of the cost.
+  std::vector<int64_t> newest(batch.series().size(), INT64_MIN);
   for (size_t r = 0; r < rows.size(); ++r) {
-    if (!prepared.row_rejected.empty() && prepared.row_rejected[r]) continue;
+    if (any_rejected && prepared.row_rejected[r]) continue;
+    newest[rows[r].series] = std::max(newest[rows[r].series], rows[r].time);
+  }
+  std::unique_lock lock(mu_);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (any_rejected && prepared.row_rejected[r]) continue;
     const Row& row = rows[r];
     SeriesId id = prepared.series_ids[row.series];
     active_->Append(id, row.time, batch, row, prepared.field_ids, schema_);
-    last_values_.Offer(id, row.time, batch, row, prepared.field_ids);
+    if (row.time == newest[row.series]) {
+      last_values_.Offer(id, row.time, batch, row, prepared.field_ids);
+    }
   }
 }
 

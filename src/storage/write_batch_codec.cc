@@ -1,5 +1,6 @@
 #include "src/storage/write_batch_codec.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "src/base/coding.h"
@@ -9,6 +10,77 @@ namespace {
 
 Status Malformed(std::string_view what) {
   return Status::Corruption("malformed write batch record: " + std::string(what));
+}
+
+// Appends to a string through a raw pointer: the row loop below writes every varint of a row
+// after one capacity check instead of one append (and its checks) per byte run. The string is
+// grown ahead (doubling) and cut back to what was written by Finish().
+class RecordWriter {
+ public:
+  explicit RecordWriter(std::string* out) : out_(out), size_(out->size()) {}
+  // Room for `n` more bytes at the returned position; write, then Commit the end.
+  char* Reserve(size_t n) {
+    if (out_->size() < size_ + n) out_->resize(std::max(size_ + n, 2 * out_->size()));
+    return out_->data() + size_;
+  }
+  void Commit(char* end) { size_ = static_cast<size_t>(end - out_->data()); }
+  void Finish() { out_->resize(size_); }
+
+ private:
+  std::string* out_;
+  size_t size_;
+};
+
+// Most bytes a value other than a string takes: a field index varint and a value (varint, or
+// fixed 8 bytes for floats). A row header is four varints.
+constexpr size_t kMaxValueBytes = 2 * kMaxVarint64Bytes;
+constexpr size_t kMaxRowHeaderBytes = 4 * kMaxVarint64Bytes;
+
+void EncodeRows(const TableBatch& table, RecordWriter* w) {
+  std::vector<ValueType> types(table.fields().size());
+  for (size_t f = 0; f < types.size(); ++f) types[f] = table.fields()[f].type;
+  int64_t prev_time = 0;
+  for (const Row& row : table.rows()) {
+    char* p = w->Reserve(kMaxRowHeaderBytes + row.value_count * kMaxValueBytes);
+    p = EncodeVarint64(p, row.series);
+    // Rows of a batch are mostly near in time. The difference wraps modulo 2^64 (computed
+    // unsigned: times at both ends of int64 would overflow a signed subtraction), and the
+    // decoder's wrapping sum undoes it exactly.
+    p = EncodeVarint64(p, ZigZagEncode(static_cast<int64_t>(static_cast<uint64_t>(row.time) -
+                                                            static_cast<uint64_t>(prev_time))));
+    prev_time = row.time;
+    p = EncodeVarint64(p, row.line);
+    p = EncodeVarint64(p, row.value_count);
+    const FieldValue* values = table.values().data() + row.value_begin;
+    for (uint32_t i = 0; i < row.value_count; ++i) {
+      const FieldValue& v = values[i];
+      p = EncodeVarint64(p, v.field);
+      switch (types[v.field]) {
+        case ValueType::kFloat64: {
+          uint64_t bits;
+          std::memcpy(&bits, &v.f64, 8);
+          EncodeFixed64(p, bits);
+          p += 8;
+          break;
+        }
+        case ValueType::kInt64: p = EncodeVarint64(p, ZigZagEncode(v.i64)); break;
+        case ValueType::kUInt64: p = EncodeVarint64(p, v.u64); break;
+        case ValueType::kBool: *p++ = v.b ? 1 : 0; break;
+        case ValueType::kString: {
+          // Strings are unbounded: make room for this one and the row's remaining values.
+          std::string_view s = table.StringValue(v);
+          w->Commit(p);
+          p = w->Reserve(kMaxVarint64Bytes + s.size() + (row.value_count - i - 1) * kMaxValueBytes);
+          p = EncodeVarint64(p, s.size());
+          std::memcpy(p, s.data(), s.size());
+          p += s.size();
+          break;
+        }
+        default: break;
+      }
+    }
+    w->Commit(p);
+  }
 }
 
 }  // namespace
@@ -33,35 +105,9 @@ void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
       }
     }
     PutVarint64(out, table->rows().size());
-    int64_t prev_time = 0;
-    for (const Row& row : table->rows()) {
-      PutVarint64(out, row.series);
-      // Rows of a batch are mostly near in time. The difference wraps modulo 2^64 (computed
-      // unsigned: times at both ends of int64 would overflow a signed subtraction), and the
-      // decoder's wrapping sum undoes it exactly.
-      PutVarsint64(out, static_cast<int64_t>(static_cast<uint64_t>(row.time) -
-                                             static_cast<uint64_t>(prev_time)));
-      prev_time = row.time;
-      PutVarint64(out, row.line);
-      PutVarint64(out, row.value_count);
-      for (uint32_t i = 0; i < row.value_count; ++i) {
-        const FieldValue& v = table->values()[row.value_begin + i];
-        PutVarint64(out, v.field);
-        switch (table->fields()[v.field].type) {
-          case ValueType::kFloat64: {
-            uint64_t bits;
-            std::memcpy(&bits, &v.f64, 8);
-            PutFixed64(out, bits);
-            break;
-          }
-          case ValueType::kInt64: PutVarsint64(out, v.i64); break;
-          case ValueType::kUInt64: PutVarint64(out, v.u64); break;
-          case ValueType::kBool: out->push_back(v.b ? 1 : 0); break;
-          case ValueType::kString: PutLengthPrefixed(out, table->StringValue(v)); break;
-          default: break;
-        }
-      }
-    }
+    RecordWriter w(out);
+    EncodeRows(*table, &w);
+    w.Finish();
   }
 }
 
