@@ -62,6 +62,37 @@ inline const char* ParseDigits(const char* p, const char* end, uint64_t* v, bool
   return p;
 }
 
+// Clinger's fast path for a plain decimal "int.frac" of at most 18 digits whose mantissa m is at
+// most 2^53: m and 10^k are exact doubles, so the one correctly rounded division m / 10^k is the
+// correctly rounded value of the decimal, the same double std::from_chars gives. `frac` points
+// after the '.', `int_part` holds the value of the `int_digits` digits before it. Returns false
+// (nothing consumed) for anything else, which then goes to std::from_chars.
+inline bool TryParseDecimal(const char* frac, const char* end, uint64_t int_part,
+                            bool int_overflow, size_t int_digits, bool negative, double* out,
+                            const char** next) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                      1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                      1e14, 1e15, 1e16, 1e17, 1e18};
+  static constexpr uint64_t kPow10Int[] = {1,          10,          100,         1000,
+                                           10000,      100000,      1000000,     10000000,
+                                           100000000,  1000000000,  10000000000, 100000000000,
+                                           1000000000000, 10000000000000, 100000000000000,
+                                           1000000000000000, 10000000000000000,
+                                           100000000000000000, 1000000000000000000};
+  uint64_t frac_part;
+  bool frac_overflow;
+  const char* e = ParseDigits(frac, end, &frac_part, &frac_overflow);
+  const size_t frac_digits = static_cast<size_t>(e - frac);
+  if (frac_digits == 0 || int_overflow || int_digits + frac_digits > 18) return false;
+  if (e < end && *e != ',' && *e != ' ') return false;
+  const uint64_t m = int_part * kPow10Int[frac_digits] + frac_part;  // < 10^18: no overflow
+  if (m > (uint64_t{1} << 53)) return false;
+  const double x = static_cast<double>(m) / kPow10[frac_digits];
+  *out = negative ? -x : x;
+  *next = e;
+  return true;
+}
+
 // A token quoted for an error message, cut to a readable length.
 std::string Quote(const char* b, const char* e) {
   std::string_view token(b, static_cast<size_t>(e - b));
@@ -256,8 +287,12 @@ bool LineParser::Parse(std::string_view line, ParsedLine* out, LineSyntaxError* 
         } else {
           std::from_chars(tok, p, f.f64);  // 20+ digits: let the correctly-rounding parser do it
         }
+      } else if (t == '.' && TryParseDecimal(p + 1, end, v, overflow, static_cast<size_t>(p - digits),
+                                             negative, &f.f64, &p)) {
+        f.type = ValueType::kFloat64;
       } else {
-        // A fraction, an exponent or garbage: the whole token goes to the correctly-rounding parser.
+        // An exponent, a long mantissa or garbage: the whole token goes to the correctly-rounding
+        // parser.
         const char* e = FindAny2(p, end, ',', ' ');
         if (!have_digits && *digits != '.') {
           return Fail(error, off(tok), "invalid field value: " + Quote(tok, e) + " is not a number");

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
 #include <cmath>
+#include <random>
+#include <system_error>
 #include <string>
 #include <vector>
 
@@ -135,6 +139,33 @@ TEST_F(LineParserTest, Booleans) {
     EXPECT_EQ(e.offset, 4u) << bad;
     EXPECT_EQ(e.reason, std::string("invalid field value: ") + bad +
                             " is not a number, boolean or double-quoted string");
+  }
+}
+
+// Plain decimals take a fast path; it must give exactly the double std::from_chars gives.
+TEST_F(LineParserTest, DecimalsMatchFromChars) {
+  std::mt19937_64 rng(42);
+  std::vector<std::string> texts = {"0.1", "-0.0", "0.0", "9007199254740993.0", "9007199254740992.5",
+                                    "0.000000000000000001", "123456789.123456789",
+                                    "4503599627370497.5", "52.31854", "1.7976931348623157",
+                                    "-.000001", "00000000000000001.5"};
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = (rng() & 1) != 0 ? "-" : "";
+    const int int_digits = static_cast<int>(rng() % 11);
+    const int frac_digits = 1 + static_cast<int>(rng() % 18);
+    for (int d = 0; d < int_digits; ++d) t += static_cast<char>('0' + rng() % 10);
+    t += '.';
+    for (int d = 0; d < frac_digits; ++d) t += static_cast<char>('0' + rng() % 10);
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    double want = 0;
+    ASSERT_EQ(std::from_chars(t.data(), t.data() + t.size(), want).ec, std::errc()) << t;
+    for (const std::string& line : {"m v=" + t, "m v=" + t + ",w=1i", "m v=" + t + " 5"}) {
+      const ParsedLine& l = Ok(line);
+      ASSERT_EQ(l.fields[0].type, ValueType::kFloat64) << line;
+      EXPECT_EQ(std::bit_cast<uint64_t>(l.fields[0].f64), std::bit_cast<uint64_t>(want)) << line;
+    }
   }
 }
 
