@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "src/base/hash.h"
 #include "src/storage/engine.h"
 
 namespace gnomon::query {
@@ -53,7 +54,15 @@ LastValueAggregateOperator::LastValueAggregateOperator(
     std::vector<storage::SeriesId> series, std::vector<std::string> key_tags,
     std::vector<std::string> key_names, std::vector<LastValueAggregate> aggs, ExecutionContext* ctx)
     : reader_(std::move(reader)), table_(std::move(table)), series_(std::move(series)),
-      key_tags_(std::move(key_tags)), aggs_(std::move(aggs)), ctx_(ctx) {
+      aggs_(std::move(aggs)), ctx_(ctx) {
+  auto tag_index = [&](const std::string& name) {
+    for (size_t i = 0; i < tags_.size(); ++i) {
+      if (tags_[i] == name) return i;
+    }
+    tags_.push_back(name);
+    return tags_.size() - 1;
+  };
+  for (const std::string& k : key_tags) key_tag_.push_back(tag_index(k));
   for (const std::string& n : key_names) schema_.push_back(ResultColumn{n, ValueType::kString});
   const storage::TableInfo& info = reader_->Info();
   for (const LastValueAggregate& a : aggs_) {
@@ -65,11 +74,11 @@ LastValueAggregateOperator::LastValueAggregateOperator(
       ++field;
     }
     field_index_.push_back(a.column.kind == ScanColumn::Kind::kField ? idx : -1);
+    agg_tag_.push_back(a.column.kind == ScanColumn::Kind::kTag ? static_cast<int>(tag_index(a.column.name)) : -1);
     if (a.column.kind == ScanColumn::Kind::kField && a.column.type == ValueType::kString) {
       has_string_fields_ = true;
     }
   }
-  if (key_tags_.size() > 1) multi_key_groups_ = std::make_unique<TagGroups>(*reader_, key_tags_);
 }
 
 Status LastValueAggregateOperator::NewestValue(storage::SeriesId id, const ScanColumn& column,
@@ -90,23 +99,61 @@ Status LastValueAggregateOperator::NewestValue(storage::SeriesId id, const ScanC
   return Status::OK();
 }
 
-uint32_t LastValueAggregateOperator::GroupOf(storage::SeriesId id) {
-  uint32_t group;
-  if (key_tags_.empty()) {
+uint32_t LastValueAggregateOperator::GroupOf(const std::vector<std::string_view>& tags) {
+  const uint32_t next = static_cast<uint32_t>(groups_);
+  uint32_t group = next;
+  if (key_tag_.empty()) {
     group = 0;
-  } else if (multi_key_groups_) {
-    group = multi_key_groups_->GroupOf(id);
+  } else if (key_tag_.size() == 1 && tags[key_tag_[0]].empty()) {
+    if (null_key_group_ == UINT32_MAX) null_key_group_ = next;
+    group = null_key_group_;
   } else {
-    std::string_view v = reader_->SeriesTag(id, key_tags_[0]);
-    if (v.empty()) {
-      if (null_key_group_ == UINT32_MAX) null_key_group_ = static_cast<uint32_t>(group_series_.size());
-      group = null_key_group_;
+    std::string_view key;
+    if (key_tag_.size() == 1) {
+      key = tags[key_tag_[0]];
     } else {
-      group = single_key_groups_.try_emplace(v, static_cast<uint32_t>(group_series_.size())).first->second;
+      key_buffer_.clear();
+      for (size_t k : key_tag_) {
+        std::string_view v = tags[k];
+        // A length prefix keeps ("a,b", "c") apart from ("a", "b,c"); -1 marks a missing tag.
+        const int32_t len = v.empty() ? -1 : static_cast<int32_t>(v.size());
+        key_buffer_.append(reinterpret_cast<const char*>(&len), sizeof(len));
+        key_buffer_.append(v);
+      }
+      key = key_buffer_;
+    }
+    if (2 * (groups_ + 1) > slots_.size()) {
+      // Keep the load at most 1/2: rehash into twice the slots.
+      std::vector<Slot> old(std::max<size_t>(64, 2 * slots_.size()));
+      old.swap(slots_);
+      for (const Slot& s : old) {
+        if (s.group == UINT32_MAX) continue;
+        size_t i = s.hash & (slots_.size() - 1);
+        while (slots_[i].group != UINT32_MAX) i = (i + 1) & (slots_.size() - 1);
+        slots_[i] = s;
+      }
+    }
+    const uint64_t hash = Hash64(key);
+    size_t i = hash & (slots_.size() - 1);
+    for (;; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& s = slots_[i];
+      if (s.group == UINT32_MAX) break;
+      if (s.hash != hash) continue;
+      const std::string_view existing =
+          key_tag_.size() == 1 ? group_keys_[s.group] : std::string_view(encoded_keys_[s.group]);
+      if (existing == key) {
+        group = s.group;
+        break;
+      }
+    }
+    if (group == next) {
+      slots_[i] = Slot{hash, next};
+      if (key_tag_.size() > 1) encoded_keys_.emplace_back(key);
     }
   }
-  if (group == group_series_.size()) {
-    group_series_.push_back(id);
+  if (group == next) {
+    ++groups_;
+    for (size_t k : key_tag_) group_keys_.push_back(tags[k]);
     best_.resize(best_.size() + aggs_.size());
     if (has_string_fields_) best_strings_.resize(best_strings_.size() + aggs_.size());
   }
@@ -114,8 +161,11 @@ uint32_t LastValueAggregateOperator::GroupOf(storage::SeriesId id) {
 }
 
 Status LastValueAggregateOperator::Compute() {
-  if (key_tags_.size() == 1) single_key_groups_.reserve(series_.size());
+  // Typically (last points per host) each series is its own group: room for that many up front
+  // (address space only until touched) saves regrowing and copying the states.
+  if (!key_tag_.empty()) best_.reserve(std::min<size_t>(series_.size(), 1 << 16) * aggs_.size());
   storage::LastRow last;
+  std::vector<std::string_view> tags(tags_.size());
   std::vector<int> value_pos;
   const size_t naggs = aggs_.size();
   for (size_t s = 0; s < series_.size(); ++s) {
@@ -123,7 +173,8 @@ Status LastValueAggregateOperator::Compute() {
     if ((s & 1023) == 0) GNOMON_RETURN_IF_ERROR(ctx_->Check());
     if (!reader_->LastRowOf(id, &last)) continue;
     ++ctx_->stats.series_scanned;
-    const uint32_t group = GroupOf(id);
+    for (size_t i = 0; i < tags_.size(); ++i) tags[i] = reader_->SeriesTag(id, tags_[i]);
+    const uint32_t group = GroupOf(tags);
     Best* best = &best_[static_cast<size_t>(group) * naggs];
     // Where each field sits in the cached row (one pass instead of a search per aggregate).
     std::fill(value_pos.begin(), value_pos.end(), -1);
@@ -140,11 +191,12 @@ Status LastValueAggregateOperator::Compute() {
       const ScanColumn& col = aggs_[a].column;
       int64_t t = last.time;
       uint64_t bits = 0;
+      std::string_view tag;
       switch (col.kind) {
         case ScanColumn::Kind::kTime: bits = static_cast<uint64_t>(last.time); break;
         case ScanColumn::Kind::kTag:
-          // Read at emission from the winning series; a series without the tag gives nothing.
-          if (reader_->SeriesTag(id, col.name).empty()) continue;
+          tag = tags[agg_tag_[a]];
+          if (tag.empty()) continue;  // a series without the tag gives nothing
           break;
         case ScanColumn::Kind::kField: {
           const int f = field_index_[a];
@@ -172,13 +224,13 @@ Status LastValueAggregateOperator::Compute() {
       }
       st.has = true;
       st.time = t;
-      st.series = id;
       st.bits = bits;
+      st.tag = tag;
     }
   }
   // Without GROUP BY an aggregate over no rows still yields one row (all NULL here).
-  if (key_tags_.empty() && group_series_.empty()) {
-    group_series_.push_back(0);
+  if (key_tag_.empty() && groups_ == 0) {
+    groups_ = 1;
     best_.resize(naggs);
     if (has_string_fields_) best_strings_.resize(naggs);
   }
@@ -190,45 +242,41 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
     GNOMON_RETURN_IF_ERROR(Compute());
     computed_ = true;
   }
-  const size_t groups = group_series_.size();
   const size_t begin = emitted_;
-  const size_t end = std::min(groups, begin + kChunkRows);
-  const size_t n = end - begin;
-  const size_t nkeys = key_tags_.size();
+  const size_t end = std::min(groups_, begin + kChunkRows);
+  const size_t nkeys = key_tag_.size();
   const size_t naggs = aggs_.size();
-  chunk->rows = n;
+  chunk->rows = end - begin;
   chunk->columns.assign(schema_.size(), Vector{});
-  for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type, n);
-
-  auto mark_null = [](Vector* v, size_t row) {
-    if (v->validity.empty()) v->validity.assign(row, 1);
-    v->validity.push_back(0);
-  };
-  auto mark_valid = [](Vector* v) {
-    if (!v->validity.empty()) v->validity.push_back(1);
-  };
-
-  for (size_t k = 0; k < nkeys; ++k) {
-    Vector& v = chunk->columns[k];
-    for (size_t g = begin; g < end; ++g) {
-      std::string_view tag = reader_->SeriesTag(group_series_[g], key_tags_[k]);
-      v.str.emplace_back(tag);
-      if (tag.empty()) mark_null(&v, g - begin); else mark_valid(&v);
-    }
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    InitVector(&chunk->columns[c], schema_[c].type, chunk->rows);
   }
-  for (size_t a = 0; a < naggs; ++a) {
-    Vector& v = chunk->columns[nkeys + a];
-    const ScanColumn& col = aggs_[a].column;
-    const ValueType type = schema_[nkeys + a].type;
-    for (size_t g = begin; g < end; ++g) {
-      const size_t slot = g * naggs + a;
-      const Best& st = best_[slot];
-      const size_t row = g - begin;
-      switch (type) {
+  auto set_valid = [](Vector* v, size_t row, bool valid) {
+    if (valid) {
+      if (!v->validity.empty()) v->validity.push_back(1);
+    } else {
+      if (v->validity.empty()) v->validity.assign(row, 1);
+      v->validity.push_back(0);
+    }
+  };
+  // Group by group (the order best_ is stored in), appending to every column.
+  for (size_t g = begin; g < end; ++g) {
+    const size_t row = g - begin;
+    for (size_t k = 0; k < nkeys; ++k) {
+      Vector& v = chunk->columns[k];
+      const std::string_view tag = group_keys_[g * nkeys + k];
+      v.str.emplace_back(tag);
+      set_valid(&v, row, !tag.empty());
+    }
+    const Best* best = &best_[g * naggs];
+    for (size_t a = 0; a < naggs; ++a) {
+      const Best& st = best[a];
+      Vector& v = chunk->columns[nkeys + a];
+      switch (v.type) {
         case ValueType::kFloat64: {
-          double d;
-          std::memcpy(&d, &st.bits, 8);
-          v.f64.push_back(st.has ? d : 0);
+          double d = 0;
+          if (st.has) std::memcpy(&d, &st.bits, 8);
+          v.f64.push_back(d);
           break;
         }
         case ValueType::kInt64:
@@ -238,19 +286,19 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
         case ValueType::kString:
           if (!st.has) {
             v.str.emplace_back();
-          } else if (col.kind == ScanColumn::Kind::kTag) {
-            v.str.emplace_back(reader_->SeriesTag(st.series, col.name));
+          } else if (aggs_[a].column.kind == ScanColumn::Kind::kTag) {
+            v.str.emplace_back(st.tag);
           } else {
-            v.str.push_back(std::move(best_strings_[slot]));  // each group is emitted once
+            v.str.push_back(std::move(best_strings_[g * naggs + a]));  // each group is emitted once
           }
           break;
         default: break;
       }
-      if (st.has) mark_valid(&v); else mark_null(&v, row);
+      set_valid(&v, row, st.has);
     }
   }
   emitted_ = end;
-  *done = emitted_ >= groups;
+  *done = emitted_ >= groups_;
   return Status::OK();
 }
 

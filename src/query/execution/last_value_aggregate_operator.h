@@ -11,11 +11,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "src/query/execution/aggregate_function.h"
-#include "src/query/execution/grouped_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/storage/scan.h"
@@ -44,15 +42,16 @@ class LastValueAggregateOperator final : public Operator {
  private:
   // The value one aggregate of one group has chosen so far.
   struct Best {
-    int64_t time = 0;             // time of the chosen row
-    storage::SeriesId series = 0; // series it came from (tag arguments are read from it)
+    int64_t time = 0;       // time of the chosen row
     bool has = false;
-    uint64_t bits = 0;            // numeric / bool field value (doubles bit-cast)
+    uint64_t bits = 0;      // numeric / bool field value (doubles bit-cast), or the time
+    std::string_view tag;   // tag argument: the value (a view into the series registry)
   };
 
   Status Compute();
-  // The group of series `id` (assigned on first sight, in first-seen order).
-  uint32_t GroupOf(storage::SeriesId id);
+  // The group of a series whose tags_[i] values are `tags` (assigned on first sight, in
+  // first-seen order).
+  uint32_t GroupOf(const std::vector<std::string_view>& tags);
   // Newest non-null value of field column `column` in series `id`, with its time; false if none.
   Status NewestValue(storage::SeriesId id, const ScanColumn& column, uint64_t* bits,
                      std::string* str, int64_t* time, bool* found);
@@ -60,17 +59,27 @@ class LastValueAggregateOperator final : public Operator {
   std::shared_ptr<storage::TableReader> reader_;
   std::string table_;
   std::vector<storage::SeriesId> series_;
-  std::vector<std::string> key_tags_;
   std::vector<LastValueAggregate> aggs_;
   ExecutionContext* ctx_;
   std::vector<int> field_index_;  // per aggregate: index among the table's fields, or -1
+  // Every tag the query reads (group keys and tag arguments), each once: one registry lookup per
+  // series and tag. Views into the registry stay valid while the reader lives.
+  std::vector<std::string> tags_;
+  std::vector<size_t> key_tag_;  // per group key: index into tags_
+  std::vector<int> agg_tag_;     // per aggregate: index into tags_, or -1
 
-  // Grouping. One key tag: by the tag's value (views into the registry, which outlives the
-  // reader's snapshot); several: TagGroups; none: a single group.
-  std::unordered_map<std::string_view, uint32_t> single_key_groups_;
-  uint32_t null_key_group_ = UINT32_MAX;  // the group of series lacking the single key tag
-  std::unique_ptr<TagGroups> multi_key_groups_;
-  std::vector<storage::SeriesId> group_series_;  // per group: its first series (for key values)
+  // Grouping by the key tags' values, encoded length-prefixed (one key: the value itself), in an
+  // open-addressing table of (hash, group) slots; UINT32_MAX marks an empty slot.
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t group = UINT32_MAX;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::string> encoded_keys_;  // per group, when there are several keys
+  std::string key_buffer_;
+  uint32_t null_key_group_ = UINT32_MAX;   // one key: the group of series lacking it
+  size_t groups_ = 0;
+  std::vector<std::string_view> group_keys_;  // groups x keys; empty view: NULL
 
   std::vector<Best> best_;                // groups x aggregates
   std::vector<std::string> best_strings_; // groups x aggregates, for string field arguments only
