@@ -91,6 +91,8 @@ void BM_TsbsCpuOnlyCompression(benchmark::State& state) {
     return;
   }
   const size_t block_rows = static_cast<size_t>(state.range(0));
+  // Arg 1: fields cut at hour starts (360 rows), as segments write them.
+  const ChunkLayout layout = state.range(1) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
   size_t field_bytes = 0, ts_bytes = 0;
   std::map<std::string, size_t> codec_blocks;
   for (auto _ : state) {
@@ -102,7 +104,7 @@ void BM_TsbsCpuOnlyCompression(benchmark::State& state) {
         for (size_t at = 0; at < col.size(); at += block_rows) {
           block.clear();
           auto part = col.subspan(at, std::min(block_rows, col.size() - at));
-          timestamps ? EncodeTimestamps(part, &block) : EncodeInt64s(part, &block);
+          timestamps ? EncodeTimestamps(part, &block) : EncodeInt64s(part, layout, &block);
           *total += block.size();
           ++codec_blocks[std::string(CodecName(static_cast<uint8_t>(block[0])))];
         }
@@ -120,7 +122,13 @@ void BM_TsbsCpuOnlyCompression(benchmark::State& state) {
   for (const auto& [name, count] : codec_blocks) label += name + ":" + std::to_string(count) + " ";
   state.SetLabel(label);
 }
-BENCHMARK(BM_TsbsCpuOnlyCompression)->Arg(8640)->Arg(4096)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_TsbsCpuOnlyCompression)
+    ->Args({8640, 0})
+    ->Args({8640, 1})
+    ->Args({4096, 0})
+    ->Args({1024, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
   const TsbsColumns& d = LoadTsbs();
@@ -128,11 +136,13 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
     state.SkipWithError(d.error.c_str());
     return;
   }
+  // Arg 0: delta_varint+huffman blocks; 1: chunked_delta cut every 360 rows (one hour).
+  const ChunkLayout layout = state.range(0) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
   std::vector<std::string> blocks;
   for (size_t h = 0; h < d.fields.size(); ++h) {
     for (const auto& col : d.fields[h]) {
       blocks.emplace_back();
-      EncodeInt64s(col, &blocks.back());
+      EncodeInt64s(col, layout, &blocks.back());
     }
   }
   std::vector<int64_t> out;
@@ -144,7 +154,35 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * d.metric_values));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * d.metric_values * 8));
 }
-BENCHMARK(BM_TsbsCpuOnlyDecode)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TsbsCpuOnlyDecode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// A partial hour, as a query whose range starts mid-hour needs it: rows [h*360 + 180, (h+1)*360) of
+// each column. Items are the values produced (180 per block).
+void BM_TsbsCpuOnlyDecodePartialHour(benchmark::State& state) {
+  const TsbsColumns& d = LoadTsbs();
+  if (!d.error.empty()) {
+    state.SkipWithError(d.error.c_str());
+    return;
+  }
+  const ChunkLayout layout = state.range(0) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
+  std::vector<std::string> blocks;
+  for (size_t h = 0; h < d.fields.size(); ++h) {
+    for (const auto& col : d.fields[h]) {
+      blocks.emplace_back();
+      EncodeInt64s(col, layout, &blocks.back());
+    }
+  }
+  std::vector<int64_t> out;
+  uint32_t hour = 0;
+  for (auto _ : state) {
+    for (const std::string& b : blocks) {
+      hour = (hour + 7) % 23;
+      benchmark::DoNotOptimize(DecodeInt64Range(b, hour * 360 + 180, hour * 360 + 360, &out));
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * blocks.size() * 180));
+}
+BENCHMARK(BM_TsbsCpuOnlyDecodePartialHour)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // ---- synthetic shapes: throughput per codec path ----
 

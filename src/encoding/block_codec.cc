@@ -130,6 +130,15 @@ void EncodeUInt64s(std::span<const uint64_t> values, std::string* out) {
   EncodeIntBlock(std::span<const int64_t>(reinterpret_cast<const int64_t*>(values.data()), values.size()), out);
 }
 
+void EncodeInt64s(std::span<const int64_t> values, const ChunkLayout& layout, std::string* out) {
+  EncodeIntBlock(values, out, layout);
+}
+
+void EncodeUInt64s(std::span<const uint64_t> values, const ChunkLayout& layout, std::string* out) {
+  EncodeIntBlock(std::span<const int64_t>(reinterpret_cast<const int64_t*>(values.data()), values.size()), out,
+                 layout);
+}
+
 void EncodeFloat64s(std::span<const double> values, std::string* out) {
   const uint32_t n = static_cast<uint32_t>(values.size());
   GNOMON_CHECK(values.size() <= kMaxBlockValues);
@@ -229,6 +238,55 @@ Status DecodeBools(std::string_view block, std::vector<uint8_t>* out) {
 
 Status DecodeStrings(std::string_view block, std::vector<std::string_view>* out, std::string* arena) {
   return DecodeStringBlock(block, out, arena);
+}
+
+namespace {
+
+Status DecodeIntRanges(std::string_view block, std::span<const ValueRange> ranges,
+                       int64_t* (*resize)(void*, size_t), void* out) {
+  std::string scratch;
+  BlockView view;
+  GNOMON_RETURN_IF_ERROR(OpenBlock(block, &scratch, &view));
+  size_t total = 0;
+  for (const auto& [begin, end] : ranges) {
+    if (begin > end || end > view.count) {
+      return Status::InvalidArgument("block: range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                     ") is outside the block's " + std::to_string(view.count) + " values");
+    }
+    total += end - begin;
+  }
+  int64_t* dst = resize(out, total);
+  std::vector<int64_t> whole;
+  Status s = DecodeIntPayloadRanges(view, ranges, dst, &whole);
+  if (!s.ok()) resize(out, 0);
+  return s;
+}
+
+int64_t* ResizeInt64s(void* v, size_t n) {
+  auto* vec = static_cast<std::vector<int64_t>*>(v);
+  vec->resize(n);
+  return vec->data();
+}
+
+}  // namespace
+
+Status DecodeInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<int64_t>* out) {
+  const ValueRange range{begin, end};
+  return DecodeIntRanges(block, std::span<const ValueRange>(&range, 1), ResizeInt64s, out);
+}
+
+Status DecodeInt64Ranges(std::string_view block, std::span<const std::pair<uint32_t, uint32_t>> ranges,
+                         std::vector<int64_t>* out) {
+  return DecodeIntRanges(block, ranges, ResizeInt64s, out);
+}
+
+Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<uint64_t>* out) {
+  const ValueRange range{begin, end};
+  return DecodeIntRanges(block, std::span<const ValueRange>(&range, 1), [](void* v, size_t n) {
+    auto* vec = static_cast<std::vector<uint64_t>*>(v);
+    vec->resize(n);
+    return reinterpret_cast<int64_t*>(vec->data());
+  }, out);
 }
 
 Status PeekBlockHeader(std::string_view block, uint8_t* codec, uint32_t* count) {

@@ -11,9 +11,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/base/status.h"
+#include "src/encoding/chunked_delta.h"
 #include "src/encoding/codec_tag.h"
 
 namespace gnomon::encoding {
@@ -22,6 +24,10 @@ namespace gnomon::encoding {
 void EncodeTimestamps(std::span<const int64_t> values, std::string* out);  // usually ascending, often constant step
 void EncodeInt64s(std::span<const int64_t> values, std::string* out);
 void EncodeUInt64s(std::span<const uint64_t> values, std::string* out);
+// As above, asking for seek points at the layout's chunk starts (used when the block's winner is
+// the Huffman-coded delta stream; see DecodeInt64Range).
+void EncodeInt64s(std::span<const int64_t> values, const ChunkLayout& layout, std::string* out);
+void EncodeUInt64s(std::span<const uint64_t> values, const ChunkLayout& layout, std::string* out);
 // Round-trips bit-exactly: NaN payloads, ±Inf, -0.0 and denormals included.
 void EncodeFloat64s(std::span<const double> values, std::string* out);
 // Each 0 or 1 (any other value is stored as 1).
@@ -38,6 +44,15 @@ Status DecodeFloat64s(std::string_view block, std::vector<double>* out);
 Status DecodeBools(std::string_view block, std::vector<uint8_t>* out);
 // Strings decode into views over *arena (which the decoder fills); views stay valid while *arena is unchanged.
 Status DecodeStrings(std::string_view block, std::vector<std::string_view>* out, std::string* arena);
+
+// Decode values [begin, end) only (out holds end - begin values). A chunked block decodes just the
+// chunks holding the range; other codecs may decode the whole block. InvalidArgument when the range
+// is not inside the block; Corruption as above.
+Status DecodeInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<int64_t>* out);
+Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<uint64_t>* out);
+// Several ranges (each [first, second) inside the block), concatenated into *out in the given order.
+Status DecodeInt64Ranges(std::string_view block, std::span<const std::pair<uint32_t, uint32_t>> ranges,
+                         std::vector<int64_t>* out);
 
 // Reads only the header: codec tag and value count.
 Status PeekBlockHeader(std::string_view block, uint8_t* codec, uint32_t* count);

@@ -23,6 +23,7 @@ constexpr std::array<std::array<std::string_view, 4>, kMaxCodecId + 1> kNames = 
     {"bool_rle", "bool_rle+zstd", "bool_rle+lz4", "bool_rle+huffman"},
     {"dictionary", "dictionary+zstd", "dictionary+lz4", "dictionary+huffman"},
     {"plain_strings", "plain_strings+zstd", "plain_strings+lz4", "plain_strings+huffman"},
+    {"chunked_delta", "chunked_delta+zstd", "chunked_delta+lz4", "chunked_delta+huffman"},
 }};
 
 }  // namespace

@@ -30,8 +30,9 @@ enum class Codec : uint8_t {
   kBoolRle = 13,        // bools as alternating run lengths
   kDictionary = 14,     // strings: distinct values, then a nested block of codes
   kPlainStrings = 15,   // strings: nested block of lengths, then the bytes
+  kChunkedDelta = 16,   // small deltas Huffman-coded in independently decodable chunks (seekable)
 };
-inline constexpr uint8_t kMaxCodecId = 15;
+inline constexpr uint8_t kMaxCodecId = 16;
 
 enum class Compression : uint8_t { kNone = 0, kZstd = 1, kLz4 = 2, kHuffman = 3 };
 

@@ -65,6 +65,9 @@ std::vector<ValidBlock> ValidBlocks() {
       b.clear();
       EncodeUInt64s(MakeUInts(shape, n), &b);
       blocks.push_back({Type::kUInt, b});
+      b.clear();
+      EncodeInt64s(MakeInts(shape, n), ChunkLayout{7, 50}, &b);  // chunked_delta where it applies
+      blocks.push_back({Type::kInt, b});
     }
   }
   for (FloatShape shape : AllFloatShapes()) {
@@ -109,7 +112,7 @@ TEST(DecoderRobustnessTest, CoversEveryCodecAndCompression) {
   std::set<std::string_view> seen;
   for (const ValidBlock& b : ValidBlocks()) seen.insert(CodecName(static_cast<uint8_t>(b.bytes[0])));
   for (const char* name : {"constant", "constant_delta", "rle", "for", "delta_for", "delta_delta_for", "varint",
-                           "delta_varint+zstd", "delta_varint+huffman", "alp", "gorilla", "raw_float", "bit_packed", "bool_rle", "dictionary",
+                           "delta_varint+zstd", "delta_varint+huffman", "chunked_delta", "alp", "gorilla", "raw_float", "bit_packed", "bool_rle", "dictionary",
                            "plain_strings+lz4"}) {
     EXPECT_TRUE(seen.count(name)) << name;
   }
@@ -155,7 +158,7 @@ TEST(DecoderRobustnessTest, RandomBytesNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::string m(rng() % 64, '\0');
     for (auto& c : m) c = static_cast<char>(rng());
-    if (!m.empty() && i % 2 == 0) m[0] = static_cast<char>(1 + rng() % 15 + ((rng() % 3) << 6));  // valid tag
+    if (!m.empty() && i % 2 == 0) m[0] = static_cast<char>(1 + rng() % kMaxCodecId + ((rng() % 3) << 6));  // valid tag
     for (Type t : kAllTypes) {
       Status s = DecodeAs(t, m);
       ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();

@@ -96,48 +96,126 @@ struct StreamCursor {
 
 }  // namespace
 
+HuffmanCode BuildHuffmanCode(const std::array<uint64_t, 256>& counts_in) {
+  std::array<uint64_t, 256> counts = counts_in;
+  HuffmanCode code;
+  code.lengths = HuffmanLengths(counts);
+  // Limit code lengths by flattening the distribution until the tree is shallow enough: simple, and
+  // the loss is negligible because only symbols rarer than ~2^-12 are affected.
+  while (*std::max_element(code.lengths.begin(), code.lengths.end()) > kHuffmanMaxCodeLength) {
+    for (auto& c : counts) {
+      if (c != 0) c = (c + 1) / 2;
+    }
+    code.lengths = HuffmanLengths(counts);
+  }
+  code.codes = CanonicalCodes(code.lengths);
+  return code;
+}
+
+void AppendHuffmanTable(const HuffmanCode& code, std::string* out) {
+  int k = 0;
+  for (uint8_t l : code.lengths) k += l != 0;
+  out->push_back(static_cast<char>(k - 1));
+  for (int s = 0; s < 256; ++s) {
+    if (code.lengths[s] == 0) continue;
+    out->push_back(static_cast<char>(s));
+    out->push_back(static_cast<char>(code.lengths[s]));
+  }
+}
+
+void AppendHuffmanStream(const HuffmanCode& code, std::string_view bytes, std::string* out) {
+  BitWriter w(out);
+  for (unsigned char c : bytes) w.Write(code.codes[c], code.lengths[c]);
+  w.Flush();
+}
+
 void HuffmanCompress(std::string_view in, std::string* out) {
   GNOMON_CHECK(!in.empty());
   std::array<uint64_t, 256> counts{};
   for (unsigned char c : in) ++counts[c];
-  std::array<uint8_t, 256> lengths = HuffmanLengths(counts);
-  // Limit code lengths by flattening the distribution until the tree is shallow enough: simple, and
-  // the loss is negligible because only symbols rarer than ~2^-12 are affected.
-  while (*std::max_element(lengths.begin(), lengths.end()) > kHuffmanMaxCodeLength) {
-    for (auto& c : counts) {
-      if (c != 0) c = (c + 1) / 2;
-    }
-    lengths = HuffmanLengths(counts);
-  }
-  const std::array<uint16_t, 256> codes = CanonicalCodes(lengths);
-  int k = 0;
-  for (uint8_t l : lengths) k += l != 0;
-  out->push_back(static_cast<char>(k - 1));
-  for (int s = 0; s < 256; ++s) {
-    if (lengths[s] == 0) continue;
-    out->push_back(static_cast<char>(s));
-    out->push_back(static_cast<char>(lengths[s]));
-  }
+  const HuffmanCode code = BuildHuffmanCode(counts);
+  AppendHuffmanTable(code, out);
   std::string streams[kStreams];
   const size_t seg = SegmentSize(in.size());
   for (int j = 0; j < kStreams; ++j) {
     const size_t begin = std::min(in.size(), j * seg);
     const size_t end = std::min(in.size(), begin + seg);
-    BitWriter w(&streams[j]);
-    for (size_t i = begin; i < end; ++i) {
-      const auto c = static_cast<unsigned char>(in[i]);
-      w.Write(codes[c], lengths[c]);
-    }
-    w.Flush();
+    AppendHuffmanStream(code, in.substr(begin, end - begin), &streams[j]);
   }
   for (int j = 0; j < kStreams - 1; ++j) PutVarint64(out, streams[j].size());
   for (const std::string& s : streams) out->append(s);
 }
 
+uint16_t HuffmanDecodeTable::LookupLong(uint64_t window) const {
+  // Canonical decoding, one bit at a time (codes are stored bit-reversed: the stream's next bit is
+  // the code's most significant one). As in DEFLATE decoders such as zlib's puff.
+  uint32_t code = 0, first = 0, index = 0;
+  for (int len = 1; len <= longest; ++len) {
+    code |= (window >> (len - 1)) & 1;
+    const uint32_t n = count[len];
+    if (code - first < n) return static_cast<uint16_t>(sorted[index + code - first] | (len << 8));
+    index += n;
+    first = (first + n) << 1;
+    code <<= 1;
+  }
+  return 0;
+}
+
+Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table, int primary_bits) {
+  auto corrupt = [&](const std::string& what, size_t at) {
+    return Status::Corruption("huffman: " + what + " at offset " + std::to_string(whole.size() - in->size() + at));
+  };
+  if (in->empty()) return corrupt("missing symbol count", 0);
+  const size_t k = static_cast<uint8_t>((*in)[0]) + size_t{1};
+  if (in->size() < 1 + 2 * k) return corrupt("truncated code table", in->size());
+  const auto* p = reinterpret_cast<const uint8_t*>(in->data()) + 1;
+  uint32_t kraft = 0;  // in units of 2^-12
+  int prev_symbol = -1;
+  int longest = 0;
+  table->count.fill(0);
+  for (size_t i = 0; i < k; ++i) {
+    const int s = p[2 * i];
+    const int len = p[2 * i + 1];
+    if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
+    if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
+    prev_symbol = s;
+    ++table->count[len];
+    longest = std::max(longest, len);
+    kraft += uint32_t{1} << (kTableBits - len);
+  }
+  if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
+  // Symbols in canonical order, and each length's first code (DEFLATE's next_code).
+  std::array<uint16_t, kHuffmanMaxCodeLength + 2> offset{}, next_code{};
+  for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) offset[len + 1] = offset[len] + table->count[len];
+  uint32_t code = 0;
+  for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) {
+    code = (code + table->count[len - 1]) << 1;
+    next_code[len] = static_cast<uint16_t>(code);
+  }
+  table->longest = longest;
+  table->bits = std::min(longest, std::max(1, primary_bits));
+  table->mask = (uint32_t{1} << table->bits) - 1;
+  const size_t size = size_t{1} << table->bits;
+  std::fill(table->entries.begin(), table->entries.begin() + size, uint16_t{0});
+  for (size_t i = 0; i < k; ++i) {  // symbols ascending: canonical codes within a length ascend too
+    const int s = p[2 * i];
+    const int len = p[2 * i + 1];
+    table->sorted[offset[len]++] = static_cast<uint8_t>(s);
+    const uint32_t c = next_code[len]++;
+    if (len > table->bits) continue;
+    uint32_t reversed = 0;
+    for (int b = 0; b < len; ++b) reversed |= ((c >> b) & 1) << (len - 1 - b);
+    const auto entry = static_cast<uint16_t>(s | (len << 8));
+    for (size_t j = reversed; j < size; j += size_t{1} << len) table->entries[j] = entry;
+  }
+  in->remove_prefix(1 + 2 * k);
+  return Status::OK();
+}
+
 namespace {
 
 // Decodes cursor's symbols one at a time, bounds-checked; the path for stream tails.
-inline bool DecodeTail(const std::array<uint16_t, kTableSize>& table, StreamCursor* c) {
+inline bool DecodeTail(const HuffmanDecodeTable& table, StreamCursor* c) {
   const uint64_t total_bits = uint64_t{c->nbytes} * 8;
   for (; c->i < c->n; ++c->i) {
     const size_t byte = c->pos >> 3;
@@ -145,7 +223,7 @@ inline bool DecodeTail(const std::array<uint16_t, kTableSize>& table, StreamCurs
     uint64_t w = 0;
     std::memcpy(&w, c->bits + byte, std::min<size_t>(8, c->nbytes - byte));
     w >>= (c->pos & 7);
-    const uint16_t e = table[w & (kTableSize - 1)];
+    const uint16_t e = table.Lookup(w);
     const int len = e >> 8;
     if (len == 0) return false;
     c->pos += len;
@@ -158,13 +236,13 @@ inline bool DecodeTail(const std::array<uint16_t, kTableSize>& table, StreamCurs
 // Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). REQUIRES: room for both.
 inline bool FastReady(const StreamCursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
 
-inline int DecodeFour(const std::array<uint16_t, kTableSize>& table, StreamCursor* c) {
+inline int DecodeFour(const HuffmanDecodeTable& table, StreamCursor* c) {
   uint64_t w;
   std::memcpy(&w, c->bits + (c->pos >> 3), 8);
   w >>= (c->pos & 7);
   int invalid = 0;
   for (int j = 0; j < 4; ++j) {
-    const uint16_t e = table[w & (kTableSize - 1)];
+    const uint16_t e = table.Lookup(w);
     const int len = e >> 8;
     invalid |= len == 0;
     w >>= len;
@@ -180,34 +258,10 @@ Status HuffmanDecompress(std::string_view stored, size_t raw_len, char* out) {
   auto corrupt = [&](const std::string& what, size_t offset) {
     return Status::Corruption("huffman: " + what + " at offset " + std::to_string(offset));
   };
-  if (stored.empty()) return corrupt("missing symbol count", 0);
-  const size_t k = static_cast<uint8_t>(stored[0]) + size_t{1};
-  if (stored.size() < 1 + 2 * k) return corrupt("truncated code table", stored.size());
-  std::array<uint8_t, 256> lengths{};
-  uint32_t kraft = 0;  // in units of 2^-12
-  int prev_symbol = -1;
-  for (size_t i = 0; i < k; ++i) {
-    const int s = static_cast<uint8_t>(stored[1 + 2 * i]);
-    const int len = static_cast<uint8_t>(stored[2 + 2 * i]);
-    if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
-    if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
-    prev_symbol = s;
-    lengths[s] = static_cast<uint8_t>(len);
-    kraft += uint32_t{1} << (kTableBits - len);
-  }
-  if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
-  const std::array<uint16_t, 256> codes = CanonicalCodes(lengths);
-  // Entry: symbol | length << 8; length 0 marks a bit pattern no code starts with.
-  std::array<uint16_t, kTableSize> table{};
-  for (int s = 0; s < 256; ++s) {
-    const int len = lengths[s];
-    if (len == 0) continue;
-    for (size_t j = codes[s]; j < kTableSize; j += size_t{1} << len) {
-      table[j] = static_cast<uint16_t>(s | (len << 8));
-    }
-  }
+  std::string_view rest = stored;
+  HuffmanDecodeTable table;
+  GNOMON_RETURN_IF_ERROR(ReadHuffmanTable(stored, &rest, &table));
 
-  std::string_view rest = stored.substr(1 + 2 * k);
   uint64_t sizes[kStreams];
   uint64_t used = 0;
   for (int j = 0; j < kStreams - 1; ++j) {

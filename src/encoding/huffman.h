@@ -14,7 +14,9 @@
 // independent streams let the decoder overlap four table-lookup dependency chains.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -29,5 +31,49 @@ void HuffmanCompress(std::string_view in, std::string* out);
 
 // Decodes exactly raw_len bytes into out[0..raw_len) from `stored`, which must be consumed exactly.
 Status HuffmanDecompress(std::string_view stored, size_t raw_len, char* out);
+
+// ---- Building blocks for codecs that lay out their own Huffman streams (chunked_delta.h) ----
+
+// A length-limited canonical code: per byte value its code length (0 = unused) and its code,
+// bit-reversed so that it is written LSB-first.
+struct HuffmanCode {
+  std::array<uint8_t, 256> lengths{};
+  std::array<uint16_t, 256> codes{};
+};
+
+// REQUIRES: some count is nonzero.
+HuffmanCode BuildHuffmanCode(const std::array<uint64_t, 256>& counts);
+// Appends u8(k - 1) ([u8 symbol][u8 length])*k.
+void AppendHuffmanTable(const HuffmanCode& code, std::string* out);
+// Appends the codes of `bytes` as one bit stream, zero-padded to a byte. REQUIRES: every byte has a code.
+void AppendHuffmanStream(const HuffmanCode& code, std::string_view bytes, std::string* out);
+
+// Decoding table. A primary table indexed by the next `bits` bits of a stream (LSB-first) answers
+// codes of at most `bits` bits: entry = symbol | code length << 8, 0 when the bits start a longer
+// code or no code. Longer codes are decoded canonically (counts and symbols per length), so a small
+// primary table (cheap to build for a short stream) still decodes every code.
+struct HuffmanDecodeTable {
+  int bits = 0;
+  uint32_t mask = 0;
+  int longest = 0;
+  std::array<uint16_t, kHuffmanMaxCodeLength + 1> count{};  // codes per length
+  std::array<uint8_t, 256> sorted{};                        // symbols by (length, symbol)
+  std::array<uint16_t, size_t{1} << kHuffmanMaxCodeLength> entries;
+
+  // Entry for the code at the bottom of `window` (which holds >= longest bits), 0 if none.
+  uint16_t Lookup(uint64_t window) const {
+    const uint16_t e = entries[window & mask];
+    if (__builtin_expect(e != 0, 1)) return e;
+    return LookupLong(window);
+  }
+  uint16_t LookupLong(uint64_t window) const;
+};
+
+// Parses a table written by AppendHuffmanTable from the front of *in (consumed) into *table, with a
+// primary table of at most `primary_bits` bits (size it to the symbols that will be decoded).
+// Corruption (naming the offset within `whole`) for unordered symbols, bad lengths or an
+// oversubscribed code.
+Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table,
+                        int primary_bits = kHuffmanMaxCodeLength);
 
 }  // namespace gnomon::encoding

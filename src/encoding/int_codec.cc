@@ -70,7 +70,7 @@ void EncodePayload(Codec codec, std::span<const int64_t> v, std::span<const int6
 
 }  // namespace
 
-void EncodeIntBlock(std::span<const int64_t> v, std::string* out) {
+void EncodeIntBlock(std::span<const int64_t> v, std::string* out, const ChunkLayout& layout) {
   const uint32_t n = static_cast<uint32_t>(v.size());
   GNOMON_CHECK(v.size() <= kMaxBlockValues);
   std::string payload;
@@ -125,6 +125,13 @@ void EncodeIntBlock(std::span<const int64_t> v, std::string* out) {
       best_final = stored.size();
     }
   }
+  if (layout.enabled() && best.codec == Codec::kDeltaVarint && compression == Compression::kHuffman) {
+    // The same code as delta_varint+huffman, cut where the writer wants to be able to start reading.
+    std::string chunked;
+    EncodeChunkedDelta(v, deltas, layout, &chunked);
+    AppendBlock(Codec::kChunkedDelta, Compression::kNone, n, chunked, out);
+    return;
+  }
   AppendBlock(best.codec, compression, n, compression == Compression::kNone ? payload : stored, out);
 }
 
@@ -143,10 +150,38 @@ Status DecodeIntPayload(const BlockView& view, int64_t* out) {
     case Codec::kDeltaDeltaFor: return DecodeDeltaDeltaFor(view.payload, n, out);
     case Codec::kVarint: return DecodeVarint(view.payload, n, out);
     case Codec::kDeltaVarint: return DecodeDeltaVarint(view.payload, n, out);
+    case Codec::kChunkedDelta: return DecodeChunkedDelta(view.payload, n, 0, n, out);
     default:
       return Status::Corruption("block: codec " + std::string(CodecName(static_cast<uint8_t>(view.codec))) +
                                 " is not an integer codec");
   }
+}
+
+Status DecodeIntPayloadRanges(const BlockView& view, std::span<const ValueRange> ranges, int64_t* out,
+                              std::vector<int64_t>* scratch) {
+  for (const auto& [b, e] : ranges) GNOMON_CHECK(b <= e && e <= view.count);
+  switch (view.codec) {
+    case Codec::kChunkedDelta: {
+      ChunkedDeltaReader reader;
+      GNOMON_RETURN_IF_ERROR(reader.Open(view.payload, view.count));
+      for (const auto& [b, e] : ranges) {
+        GNOMON_RETURN_IF_ERROR(reader.Decode(b, e, out));
+        out += e - b;
+      }
+      return Status::OK();
+    }
+    case Codec::kConstant: {
+      size_t total = 0;
+      for (const auto& [b, e] : ranges) total += e - b;
+      if (total == 0) return Status::OK();
+      return DecodeConstant(view.payload, total, out);
+    }
+    default: break;
+  }
+  scratch->resize(view.count);
+  GNOMON_RETURN_IF_ERROR(DecodeIntPayload(view, scratch->data()));
+  for (const auto& [b, e] : ranges) out = std::copy(scratch->begin() + b, scratch->begin() + e, out);
+  return Status::OK();
 }
 
 Status DecodeIntBlock(std::string_view block, std::vector<int64_t>* out) {

@@ -1,0 +1,296 @@
+#include "src/encoding/chunked_delta.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "src/base/check.h"
+#include "src/base/coding.h"
+#include "src/encoding/block_format.h"
+#include "src/encoding/huffman.h"
+
+namespace gnomon::encoding {
+namespace {
+
+constexpr uint8_t kMultiByteFlag = 1;
+constexpr int kPrimaryBits = 8;
+
+inline uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+
+size_t NumChunks(size_t n, const ChunkLayout& layout) {
+  if (n <= layout.first) return 1;
+  return 1 + (n - layout.first + layout.size - 1) / layout.size;
+}
+
+size_t ChunkStart(size_t c, const ChunkLayout& layout) { return c == 0 ? 0 : layout.first + (c - 1) * size_t{layout.size}; }
+
+using ChunkInfo = ChunkedDeltaReader::Chunk;
+
+// One chunk's decoding state in one-byte mode: symbol i is the zigzag delta of value i + 1.
+struct Cursor {
+  const uint8_t* bits;
+  size_t nbytes;
+  uint64_t pos;   // bit position
+  int64_t* out;   // out[0] holds the base; symbols fill out[1..n]
+  size_t n;       // symbols to decode
+  size_t i;       // symbols decoded
+  uint64_t acc;
+};
+
+inline bool FastReady(const Cursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
+
+// Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). Returns nonzero on a
+// bit pattern that is no code or a byte >= 0x80 (not a one-byte varint).
+inline uint32_t DecodeFour(const HuffmanDecodeTable& t, Cursor* c) {
+  uint64_t w;
+  std::memcpy(&w, c->bits + (c->pos >> 3), 8);
+  w >>= (c->pos & 7);
+  uint32_t bad = 0;
+  for (int j = 0; j < 4; ++j) {
+    const uint16_t e = t.Lookup(w);
+    const uint32_t len = e >> 8;
+    const uint32_t z = e & 0xff;
+    bad |= (len == 0) | (z & 0x80);
+    w >>= len;
+    c->pos += len;
+    c->acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
+    c->out[++c->i] = static_cast<int64_t>(c->acc);
+  }
+  return bad;
+}
+
+// Bounds-checked, one symbol at a time: stream tails. False on an invalid or overrun stream.
+bool DecodeTail(const HuffmanDecodeTable& t, Cursor* c) {
+  const uint64_t total_bits = uint64_t{c->nbytes} * 8;
+  for (; c->i < c->n;) {
+    const size_t byte = c->pos >> 3;
+    if (byte >= c->nbytes) return false;
+    uint64_t w = 0;
+    std::memcpy(&w, c->bits + byte, std::min<size_t>(8, c->nbytes - byte));
+    w >>= (c->pos & 7);
+    const uint16_t e = t.Lookup(w);
+    const uint32_t len = e >> 8;
+    const uint32_t z = e & 0xff;
+    if (len == 0 || (z & 0x80) != 0) return false;
+    c->pos += len;
+    if (c->pos > total_bits) return false;
+    c->acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
+    c->out[++c->i] = static_cast<int64_t>(c->acc);
+  }
+  return true;
+}
+
+// Decodes K chunks at once so that their table-lookup chains overlap.
+template <int K>
+bool DecodeCursors(const HuffmanDecodeTable& t, Cursor* cs) {
+  uint32_t bad = 0;
+  for (;;) {
+    bool ready = true;
+    for (int k = 0; k < K; ++k) ready &= FastReady(cs[k]);
+    if (!ready) break;
+    for (int k = 0; k < K; ++k) bad |= DecodeFour(t, &cs[k]);
+  }
+  for (int k = 0; k < K; ++k) {
+    while (FastReady(cs[k])) bad |= DecodeFour(t, &cs[k]);
+    if (!DecodeTail(t, &cs[k])) return false;
+  }
+  return bad == 0;
+}
+
+bool DecodeCursorGroup(const HuffmanDecodeTable& t, Cursor* cs, int k) {
+  switch (k) {
+    case 1: return DecodeCursors<1>(t, cs);
+    case 2: return DecodeCursors<2>(t, cs);
+    case 3: return DecodeCursors<3>(t, cs);
+    default: return DecodeCursors<4>(t, cs);
+  }
+}
+
+// Multi-byte mode: the chunk's varint bytes are decoded first, then read as LEB128 deltas.
+Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, size_t values, bool whole,
+                            std::string_view payload, int64_t* out) {
+  auto corrupt = [&](const std::string& what) {
+    return Status::Corruption("block: codec chunked_delta: " + what + " in the chunk at value " + std::to_string(ch.start) +
+                              " (payload of " + std::to_string(payload.size()) + " bytes)");
+  };
+  std::vector<uint8_t> bytes(ch.varint_bytes);
+  const uint64_t total_bits = uint64_t{ch.stream_bytes} * 8;
+  uint64_t pos = 0;
+  for (size_t i = 0; i < ch.varint_bytes; ++i) {
+    const size_t byte = pos >> 3;
+    if (byte >= ch.stream_bytes) return corrupt("truncated bit stream");
+    uint64_t w = 0;
+    std::memcpy(&w, ch.stream + byte, std::min<size_t>(8, ch.stream_bytes - byte));
+    w >>= (pos & 7);
+    const uint16_t e = t.Lookup(w);
+    const uint32_t len = e >> 8;
+    if (len == 0) return corrupt("invalid code");
+    pos += len;
+    if (pos > total_bits) return corrupt("truncated bit stream");
+    bytes[i] = static_cast<uint8_t>(e & 0xff);
+  }
+  if ((pos + 7) / 8 != ch.stream_bytes) return corrupt("padded bit stream");
+  const char* p = reinterpret_cast<const char*>(bytes.data());
+  const char* const limit = p + bytes.size();
+  uint64_t acc = static_cast<uint64_t>(ch.base);
+  out[0] = ch.base;
+  for (size_t i = 1; i < values; ++i) {
+    uint64_t z;
+    p = DecodeVarint64(p, limit, &z);
+    if (p == nullptr) return corrupt("truncated delta " + std::to_string(i));
+    acc += static_cast<uint64_t>(ZigZagDecode(z));
+    out[i] = static_cast<int64_t>(acc);
+  }
+  if (whole && p != limit) return corrupt("trailing varint bytes");
+  return Status::OK();
+}
+
+}  // namespace
+
+void EncodeChunkedDelta(std::span<const int64_t> v, std::span<const int64_t> deltas, const ChunkLayout& layout,
+                        std::string* out) {
+  GNOMON_CHECK(v.size() >= 2 && layout.enabled() && deltas.size() + 1 == v.size());
+  const size_t n = v.size();
+  const size_t chunks = NumChunks(n, layout);
+  bool multi_byte = false;
+  for (int64_t d : deltas) multi_byte |= ZigZag(d) >= 0x80;
+  // The varint bytes of each chunk's deltas (delta i - 1 leads to value i).
+  std::string bytes;
+  std::vector<size_t> cut(chunks + 1);
+  std::array<uint64_t, 256> counts{};
+  for (size_t c = 0; c < chunks; ++c) {
+    cut[c] = bytes.size();
+    const size_t begin = ChunkStart(c, layout);
+    const size_t end = std::min(n, ChunkStart(c + 1, layout));
+    for (size_t i = begin + 1; i < end; ++i) PutVarsint64(&bytes, deltas[i - 1]);
+  }
+  cut[chunks] = bytes.size();
+  for (unsigned char b : bytes) ++counts[b];
+  if (bytes.empty()) counts[0] = 1;  // every chunk holds one value: a one-symbol code, no streams
+  const HuffmanCode code = BuildHuffmanCode(counts);
+
+  out->push_back(static_cast<char>(multi_byte ? kMultiByteFlag : 0));
+  PutVarint32(out, layout.first);
+  PutVarint32(out, layout.size);
+  AppendHuffmanTable(code, out);
+  std::vector<std::string> streams(chunks);
+  int64_t previous_base = 0;
+  for (size_t c = 0; c < chunks; ++c) {
+    AppendHuffmanStream(code, std::string_view(bytes).substr(cut[c], cut[c + 1] - cut[c]), &streams[c]);
+    const size_t start = ChunkStart(c, layout);
+    const size_t values = std::min(n, ChunkStart(c + 1, layout)) - start;
+    PutVarsint64(out, static_cast<int64_t>(static_cast<uint64_t>(v[start]) - static_cast<uint64_t>(previous_base)));
+    previous_base = v[start];
+    PutVarint64(out, streams[c].size());
+    if (multi_byte) PutVarint64(out, (cut[c + 1] - cut[c]) - (values - 1));
+  }
+  for (const std::string& s : streams) out->append(s);
+}
+
+Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
+  payload_ = payload;
+  n_ = n;
+  chunks_.clear();
+  std::string_view in = payload;
+  auto corrupt = [&](const std::string& what) {
+    return PayloadCorruption(Codec::kChunkedDelta, what, payload, in);
+  };
+  if (n == 0) return corrupt("needs one or more values");
+  if (in.empty()) return corrupt("missing flags");
+  const uint8_t flags = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  if ((flags & ~kMultiByteFlag) != 0) return corrupt("unknown flags");
+  multi_byte_ = (flags & kMultiByteFlag) != 0;
+  if (!GetVarint32(&in, &layout_.first) || !GetVarint32(&in, &layout_.size) || !layout_.enabled()) {
+    return corrupt("bad chunk layout");
+  }
+  // A small primary table: ranges decode a few hundred symbols, and the codes of small deltas are short.
+  GNOMON_RETURN_IF_ERROR(ReadHuffmanTable(payload, &in, &table_, kPrimaryBits).WithContext("codec chunked_delta"));
+  const size_t chunks = NumChunks(n, layout_);
+  if (chunks > in.size() / 2) return corrupt("more chunks than chunk headers");  // each header >= 2 bytes
+  chunks_.resize(chunks);
+  uint64_t base = 0;
+  uint64_t stream_total = 0;
+  for (size_t c = 0; c < chunks; ++c) {
+    Chunk& ch = chunks_[c];
+    ch.start = ChunkStart(c, layout_);
+    ch.values = std::min(n, ChunkStart(c + 1, layout_)) - ch.start;
+    int64_t d;
+    uint64_t size;
+    if (!GetVarsint64(&in, &d) || !GetVarint64(&in, &size)) return corrupt("truncated chunk header");
+    base += static_cast<uint64_t>(d);
+    ch.base = static_cast<int64_t>(base);
+    ch.stream_bytes = size;
+    ch.varint_bytes = ch.values - 1;
+    if (multi_byte_) {
+      uint64_t extra;
+      if (!GetVarint64(&in, &extra) || extra > uint64_t{9} * (ch.values - 1)) return corrupt("bad chunk byte count");
+      ch.varint_bytes += extra;
+    }
+    stream_total += size;
+    if (size > payload.size()) return corrupt("chunk stream size out of range");
+  }
+  if (stream_total != in.size()) return corrupt("chunk streams do not fill the payload");
+  const auto* data = reinterpret_cast<const uint8_t*>(in.data());
+  for (Chunk& ch : chunks_) {
+    ch.stream = data;
+    data += ch.stream_bytes;
+  }
+  return Status::OK();
+}
+
+Status ChunkedDeltaReader::Decode(size_t begin, size_t end, int64_t* out) {
+  GNOMON_CHECK(begin <= end && end <= n_);
+  if (begin == end) return Status::OK();
+  auto corrupt = [&](const std::string& what) {
+    return Status::Corruption("block: codec chunked_delta: " + what + " (rows " + std::to_string(begin) + ".." +
+                              std::to_string(end) + " of a " + std::to_string(payload_.size()) + "-byte payload)");
+  };
+  // The chunks holding [begin, end); a chunk starting before `begin` is decoded into scratch.
+  const size_t c0 = begin < layout_.first ? 0 : 1 + (begin - layout_.first) / layout_.size;
+  const size_t c1 = end <= layout_.first ? 0 : 1 + (end - 1 - layout_.first) / layout_.size;
+  const bool whole = begin == 0 && end == n_;
+  Cursor cursors[4];
+  int k = 0;
+  auto flush = [&]() -> Status {
+    if (k > 0 && !DecodeCursorGroup(table_, cursors, k)) return corrupt("invalid, truncated or overlong bit stream");
+    if (whole) {
+      for (int j = 0; j < k; ++j) {
+        if ((cursors[j].pos + 7) / 8 != cursors[j].nbytes) return corrupt("padded bit stream");
+      }
+    }
+    k = 0;
+    return Status::OK();
+  };
+  for (size_t c = c0; c <= c1; ++c) {
+    const Chunk& ch = chunks_[c];
+    const size_t values = std::min(ch.values, end - ch.start);  // stop inside the last chunk
+    int64_t* dst;
+    if (ch.start < begin) {
+      scratch_.resize(values);
+      dst = scratch_.data();
+    } else {
+      dst = out + (ch.start - begin);
+    }
+    if (multi_byte_) {
+      GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, values, whole, payload_, dst));
+    } else {
+      dst[0] = ch.base;
+      cursors[k++] = Cursor{ch.stream, ch.stream_bytes, 0, dst, values - 1, 0, static_cast<uint64_t>(ch.base)};
+      if (ch.start < begin || k == 4) GNOMON_RETURN_IF_ERROR(flush());
+    }
+    if (ch.start < begin) {
+      std::copy(scratch_.begin() + (begin - ch.start), scratch_.begin() + values, out);
+    }
+  }
+  return flush();
+}
+
+Status DecodeChunkedDelta(std::string_view payload, size_t n, size_t begin, size_t end, int64_t* out) {
+  ChunkedDeltaReader reader;
+  GNOMON_RETURN_IF_ERROR(reader.Open(payload, n));
+  return reader.Decode(begin, end, out);
+}
+
+}  // namespace gnomon::encoding

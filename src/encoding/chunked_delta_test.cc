@@ -1,0 +1,140 @@
+// chunked_delta: every range of every shape decodes to the same values as the whole block, the
+// encoder picks it only where delta_varint+huffman would win, and seekability costs little.
+#include "src/encoding/chunked_delta.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <random>
+
+#include "src/encoding/block_codec.h"
+#include "src/encoding/block_format.h"
+#include "src/encoding/delta.h"
+#include "src/encoding/encoding_test_util.h"
+
+namespace gnomon::encoding {
+namespace {
+
+using testing::AllIntShapes;
+using testing::IntShape;
+using testing::MakeInts;
+
+// A chunked block built directly (the chooser would pick another codec for most shapes).
+std::string ChunkedBlock(const std::vector<int64_t>& v, ChunkLayout layout) {
+  std::vector<int64_t> deltas(v.size() - 1);
+  ComputeDeltas(v, deltas.data());
+  std::string payload, block;
+  EncodeChunkedDelta(v, deltas, layout, &payload);
+  AppendBlock(Codec::kChunkedDelta, Compression::kNone, static_cast<uint32_t>(v.size()), payload, &block);
+  return block;
+}
+
+void ExpectRange(const std::string& block, const std::vector<int64_t>& v, uint32_t b, uint32_t e) {
+  std::vector<int64_t> got;
+  Status s = DecodeInt64Range(block, b, e, &got);
+  ASSERT_TRUE(s.ok()) << s.ToString() << " range " << b << ".." << e;
+  ASSERT_EQ(got, std::vector<int64_t>(v.begin() + b, v.begin() + e)) << "range " << b << ".." << e;
+}
+
+TEST(ChunkedDeltaTest, EveryShapeLayoutAndRangeRoundTrips) {
+  std::mt19937_64 rng(3);
+  for (IntShape shape : AllIntShapes()) {
+    for (size_t n : {2, 3, 17, 360, 1000, 8192}) {
+      const std::vector<int64_t> v = MakeInts(shape, n, n);
+      for (ChunkLayout layout : {ChunkLayout{1, 1}, ChunkLayout{88, 360}, ChunkLayout{360, 360}, ChunkLayout{5, 7},
+                                 ChunkLayout{100000, 512}}) {
+        const std::string block = ChunkedBlock(v, layout);
+        std::vector<int64_t> all;
+        ASSERT_TRUE(DecodeInt64s(block, &all).ok());
+        ASSERT_EQ(all, v);
+        const uint32_t un = static_cast<uint32_t>(n);
+        ExpectRange(block, v, 0, un);
+        ExpectRange(block, v, 0, 0);
+        ExpectRange(block, v, un, un);
+        ExpectRange(block, v, un - 1, un);
+        for (int k = 0; k < 20; ++k) {
+          uint32_t b = static_cast<uint32_t>(rng() % (n + 1)), e = static_cast<uint32_t>(rng() % (n + 1));
+          if (b > e) std::swap(b, e);
+          ExpectRange(block, v, b, e);
+        }
+      }
+    }
+  }
+}
+
+TEST(ChunkedDeltaTest, RangesOfOtherCodecsMatchTheWholeBlock) {
+  for (IntShape shape : AllIntShapes()) {
+    const std::vector<int64_t> v = MakeInts(shape, 1000);
+    std::string block;
+    EncodeInt64s(v, &block);
+    ExpectRange(block, v, 0, 1000);
+    ExpectRange(block, v, 129, 517);
+    ExpectRange(block, v, 999, 1000);
+  }
+}
+
+TEST(ChunkedDeltaTest, RangeOutsideTheBlockIsInvalidArgument) {
+  const std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 100);
+  std::vector<int64_t> out;
+  EXPECT_TRUE(DecodeInt64Range(ChunkedBlock(v, {10, 10}), 50, 101, &out).IsInvalidArgument());
+  EXPECT_TRUE(DecodeInt64Range(ChunkedBlock(v, {10, 10}), 60, 50, &out).IsInvalidArgument());
+}
+
+TEST(ChunkedDeltaTest, ChooserUsesItOnlyWhereHuffmanDeltasWin) {
+  std::string walk, random, plain;
+  const std::vector<int64_t> w = MakeInts(IntShape::kBoundedWalk, 8192);
+  EncodeInt64s(w, ChunkLayout{88, 360}, &walk);
+  EncodeInt64s(w, &plain);
+  EXPECT_EQ(CodecName(static_cast<uint8_t>(walk[0])), "chunked_delta");
+  EXPECT_EQ(CodecName(static_cast<uint8_t>(plain[0])), "delta_varint+huffman");
+  // Seek points every 360 values cost about 2-3 bytes each.
+  EXPECT_LE(walk.size(), plain.size() + 3 * (8192 / 360 + 1));
+  EncodeInt64s(MakeInts(IntShape::kRandom, 8192), ChunkLayout{88, 360}, &random);
+  EXPECT_NE(CodecName(static_cast<uint8_t>(random[0])), "chunked_delta");
+}
+
+TEST(ChunkedDeltaTest, MultiByteDeltasRoundTrip) {
+  std::mt19937_64 rng(9);
+  std::vector<int64_t> v(3000);
+  int64_t x = 0;
+  for (auto& e : v) {
+    x += static_cast<int64_t>(rng() % 2000) - 1000;  // two-byte varints
+    e = x;
+  }
+  const std::string block = ChunkedBlock(v, {100, 256});
+  std::vector<int64_t> all;
+  ASSERT_TRUE(DecodeInt64s(block, &all).ok());
+  EXPECT_EQ(all, v);
+  ExpectRange(block, v, 300, 301);
+  ExpectRange(block, v, 99, 2999);
+}
+
+TEST(ChunkedDeltaTest, DamagedChunkHeadersAreCorruption) {
+  const std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 2000);
+  const std::string block = ChunkedBlock(v, {100, 300});
+  for (size_t cut = 0; cut < block.size(); ++cut) {
+    std::vector<int64_t> out;
+    EXPECT_TRUE(DecodeInt64Range(block.substr(0, cut), 0, 10, &out).IsCorruption() ||
+                DecodeInt64s(block.substr(0, cut), &out).IsCorruption())
+        << cut;
+    EXPECT_TRUE(DecodeInt64s(block.substr(0, cut), &out).IsCorruption()) << cut;
+  }
+}
+
+RC_GTEST_PROP(ChunkedDeltaProperty, AnyRangeMatches,
+              (const std::vector<int8_t>& steps, uint16_t first, uint16_t size, uint16_t b, uint16_t e)) {
+  RC_PRE(steps.size() >= 2);
+  std::vector<int64_t> v(steps.size());
+  int64_t x = 1000;
+  for (size_t i = 0; i < steps.size(); ++i) v[i] = x += steps[i];
+  const ChunkLayout layout{1u + first % 400, 1u + size % 400};
+  const std::string block = ChunkedBlock(v, layout);
+  uint32_t lo = b % (v.size() + 1), hi = e % (v.size() + 1);
+  if (lo > hi) std::swap(lo, hi);
+  std::vector<int64_t> got;
+  RC_ASSERT(DecodeInt64Range(block, lo, hi, &got).ok());
+  RC_ASSERT(got == std::vector<int64_t>(v.begin() + lo, v.begin() + hi));
+}
+
+}  // namespace
+}  // namespace gnomon::encoding
