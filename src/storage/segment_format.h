@@ -12,7 +12,10 @@ namespace gnomon::storage {
 
 constexpr char kSegmentMagic[8] = {'G', 'N', 'O', 'M', 'S', 'E', 'G', '1'};
 constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
-constexpr uint32_t kSegmentVersion = 2;
+// Version 3: integer column blocks may be chunked_delta, cut at the group's hour slices (see
+// ChunkLayoutForSlices). Version 2 files (no chunked blocks) still read.
+constexpr uint32_t kSegmentVersion = 3;
+constexpr uint32_t kOldestReadableSegmentVersion = 2;
 // Row groups that span several hours also keep statistics per hour ("slices", aligned to the
 // epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large
 // group that crosses bucket boundaries.

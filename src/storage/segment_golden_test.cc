@@ -13,7 +13,8 @@
 namespace gnomon::storage {
 namespace {
 
-const std::string kGoldenPath = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/segment_v2.seg";
+const std::string kTestdata = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/";
+const std::string kGoldenPath = kTestdata + "segment_v3.seg";
 
 std::string WriteFixtureBytes() {
   port::MemEnv env;
@@ -42,8 +43,13 @@ TEST(SegmentGolden, WriterProducesTheCheckedInBytes) {
          << " bytes). If the format change is intended, see src/storage/testdata/README.md.";
 }
 
-TEST(SegmentGolden, CheckedInFileReadsAsTheFixture) {
-  auto reader = SegmentReader::Open(port::Env::Default(), kGoldenPath);
+class SegmentGoldenRead : public ::testing::TestWithParam<std::string> {};
+
+// The current file and every older version the reader still accepts.
+INSTANTIATE_TEST_SUITE_P(Versions, SegmentGoldenRead, ::testing::Values("segment_v3.seg", "segment_v2.seg"));
+
+TEST_P(SegmentGoldenRead, CheckedInFileReadsAsTheFixture) {
+  auto reader = SegmentReader::Open(port::Env::Default(), kTestdata + GetParam());
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   const SegmentIndex& idx = (*reader)->index();
   EXPECT_EQ(idx.table, "fixture");

@@ -39,7 +39,9 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   if (crc32c::Unmask(footer_crc) != crc32c::Value(footer.data(), 28)) {
     return corrupt("footer checksum mismatch at offset " + std::to_string(size - kSegmentFooterSize));
   }
-  if (version != kSegmentVersion) return corrupt("unsupported version " + std::to_string(version));
+  if (version < kOldestReadableSegmentVersion || version > kSegmentVersion) {
+    return corrupt("unsupported version " + std::to_string(version));
+  }
   if (index_offset < sizeof(kSegmentMagic) || index_offset > size - kSegmentFooterSize ||
       index_length != size - kSegmentFooterSize - index_offset) {
     return corrupt("index location out of bounds");
@@ -247,6 +249,52 @@ Status SegmentReader::ReadColumn(const RowGroupMeta& group, size_t column, Decod
     return Status::Corruption("segment " + path_ + ": dense column block has " +
                               std::to_string(got) + " values for " + std::to_string(group.rows) +
                               " rows");
+  }
+  return Status::OK();
+}
+
+Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                     DecodedColumn* out) const {
+  size_t total = 0;
+  for (const auto& [b, e] : ranges) {
+    if (b > e || e > group.rows) return Status::InvalidArgument("segment " + path_ + ": row range outside the group");
+    total += e - b;
+  }
+  const ColumnChunkMeta& meta = chunk(group, column);
+  const ValueType type = index_.columns[column].type;
+  if (meta.presence == ColumnChunkMeta::kAbsent) {
+    out->AssignNulls(type, total);
+    return Status::OK();
+  }
+  const bool integer = type == ValueType::kInt64 || type == ValueType::kUInt64;
+  if (meta.presence == ColumnChunkMeta::kDense && integer) {
+    std::string_view block;
+    GNOMON_RETURN_IF_ERROR(Block(meta.offset, meta.length, meta.crc, &block));
+    if (meta.stats.count != group.rows) {
+      return Status::Corruption("segment " + path_ + ": dense column at offset " + std::to_string(meta.offset) +
+                                " counts " + std::to_string(meta.stats.count) + " values for " +
+                                std::to_string(group.rows) + " rows");
+    }
+    out->Clear();
+    out->type = type;
+    std::vector<int64_t>& dst = out->i64;  // uint64 values travel as their bit patterns
+    Status s = encoding::DecodeInt64Ranges(block, ranges, &dst);
+    if (!s.ok()) return s.WithContext("segment " + path_);
+    if (type == ValueType::kUInt64) {
+      out->u64.resize(dst.size());
+      std::memcpy(out->u64.data(), dst.data(), dst.size() * sizeof(int64_t));
+      dst.clear();
+    }
+    return Status::OK();
+  }
+  GNOMON_RETURN_IF_ERROR(ReadColumn(group, column, out));
+  if (ranges.size() == 1) {
+    out->KeepRowRange(ranges[0].first, ranges[0].second);
+  } else {
+    std::vector<uint8_t> keep(group.rows, 0);
+    for (const auto& [b, e] : ranges) std::fill(keep.begin() + b, keep.begin() + e, uint8_t{1});
+    out->KeepRows(keep);
   }
   return Status::OK();
 }

@@ -40,6 +40,11 @@ class SegmentReader {
                         std::vector<ColumnStats>* out) const;
   // Decodes column `column` of a row group into out (group.rows rows; nulls expanded).
   Status ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const;
+  // Decodes only the rows in `ranges` (ascending, disjoint [begin, end) row offsets within the
+  // group), concatenated into out. Chunked integer blocks decode just the chunks holding them;
+  // other columns are decoded whole and cut.
+  Status ReadColumnRows(const RowGroupMeta& group, size_t column,
+                        const std::vector<std::pair<uint32_t, uint32_t>>& ranges, DecodedColumn* out) const;
 
  private:
   SegmentReader(std::string path, std::unique_ptr<port::RandomAccessFile> file)

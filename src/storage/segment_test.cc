@@ -6,6 +6,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
+
+#include "src/encoding/codec_tag.h"
 
 #include "src/port/mem_env.h"
 #include "src/storage/segment_reader.h"
@@ -272,6 +275,100 @@ void ExpectStatsMatch(const ColumnStats& got, const ExpectedStats& want, ValueTy
   if (type == ValueType::kInt64) {
     EXPECT_EQ(got.imin, want.imin);
     EXPECT_EQ(got.imax, want.imax);
+  }
+}
+
+TEST(ChunkLayoutForSlicesTest, CutsAtRegularHourSlices) {
+  auto slices = [](std::vector<uint32_t> rows) {
+    std::vector<SliceInfo> out;
+    uint32_t first = 0;
+    for (uint32_t r : rows) {
+      out.push_back(SliceInfo{0, first, r});
+      first += r;
+    }
+    return out;
+  };
+  // TSBS: 10 s rows, a group starting 40 minutes into an hour.
+  std::vector<uint32_t> tsbs = {120};
+  for (int i = 0; i < 22; ++i) tsbs.push_back(360);
+  tsbs.push_back(152);
+  encoding::ChunkLayout l = ChunkLayoutForSlices(slices(tsbs), 8192);
+  EXPECT_EQ(l.first, 120u);
+  EXPECT_EQ(l.size, 360u);
+  // Minute data: 60-row hours are grouped into 5-hour chunks (>= 256 rows), still on slice starts.
+  l = ChunkLayoutForSlices(slices({30, 60, 60, 60, 60, 60, 60, 60, 60, 60, 20}), 590);
+  EXPECT_EQ(l.first, 30u);
+  EXPECT_EQ(l.size, 300u);
+  // Irregular slices: fixed chunks. Small groups: none.
+  l = ChunkLayoutForSlices(slices({300, 400, 350, 300}), 1350);
+  EXPECT_EQ(l.size, 1024u);
+  EXPECT_FALSE(ChunkLayoutForSlices(slices({100, 200}), 300).enabled());
+}
+
+TEST_F(SegmentTest, ChunkedColumnsReadAnyRowRanges) {
+  // 10 s rows starting mid-hour over ~23 hours: integer columns are cut at the hour slices.
+  const size_t n = kRowsPerGroup;
+  SortedSeries s;
+  std::vector<std::optional<int64_t>> ints, sparse;
+  std::vector<std::optional<uint64_t>> uints;
+  std::vector<std::optional<double>> floats;
+  std::vector<std::optional<std::string>> strs;
+  std::vector<std::optional<bool>> bools;
+  int64_t walk = 50;
+  uint64_t x = 88172645463325252ull;
+  for (size_t r = 0; r < n; ++r) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    walk = std::clamp<int64_t>(walk + static_cast<int64_t>(x % 5) - 2, 0, 100);
+    s.times.push_back(1686443400LL * 1000000000 + static_cast<int64_t>(r) * 10000000000LL);
+    ints.push_back(walk);
+    uints.push_back(static_cast<uint64_t>(walk) + 7);
+    sparse.push_back(r % 3 == 0 ? std::nullopt : std::optional<int64_t>(walk));
+    floats.push_back(walk / 4.0);
+    strs.push_back("v" + std::to_string(walk % 3));
+    bools.push_back(walk > 50);
+  }
+  s.columns = {Floats(floats), Ints(ints), UInts(uints), Bools(bools), Strings(strs), Ints(sparse)};
+  std::vector<SegmentColumn> columns = AllTypes();
+  columns.push_back({"sparse", ValueType::kInt64});
+  auto reader = WriteAndOpen(columns, {{1, s}}, nullptr);
+  ASSERT_NE(reader, nullptr);
+  const RowGroupMeta& g = reader->group(reader->FindSeries(1)->first_group);
+  // The walk's block is chunked (seekable); its bytes start with the codec tag.
+  const ColumnChunkMeta& ic = reader->chunk(g, 1);
+  auto bytes = port::ReadFileToString(&env_, path_);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(encoding::CodecName(static_cast<uint8_t>((*bytes)[ic.offset])), "chunked_delta");
+
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    uint32_t at = static_cast<uint32_t>(rng() % 400);
+    const int k = 1 + static_cast<int>(rng() % 3);
+    for (int j = 0; j < k && at < n; ++j) {
+      const uint32_t e = std::min<uint32_t>(n, at + static_cast<uint32_t>(rng() % 3000));
+      ranges.emplace_back(at, e);
+      at = e + static_cast<uint32_t>(rng() % 2000);
+    }
+    for (size_t c = 0; c < columns.size(); ++c) {
+      SCOPED_TRACE("column " + columns[c].name + " trial " + std::to_string(trial));
+      DecodedColumn whole, part;
+      ASSERT_TRUE(reader->ReadColumn(g, c, &whole).ok());
+      std::vector<uint8_t> keep(n, 0);
+      size_t rows = 0;
+      for (const auto& [b, e] : ranges) {
+        std::fill(keep.begin() + b, keep.begin() + e, uint8_t{1});
+        rows += e - b;
+      }
+      whole.KeepRows(keep);
+      Status st = reader->ReadColumnRows(g, c, ranges, &part);
+      ASSERT_TRUE(st.ok()) << st.ToString();
+      NormalColumn want, got;
+      testing::AppendDecoded(whole, rows, &want);
+      testing::AppendDecoded(part, rows, &got);
+      EXPECT_EQ(got, want);
+    }
   }
 }
 

@@ -57,7 +57,28 @@ ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows) {
   return s;
 }
 
+constexpr uint32_t kMinChunkRows = 256;
+constexpr uint32_t kDefaultChunkRows = 1024;
+constexpr uint32_t kMaxChunkRows = 4096;
+
 }  // namespace
+
+encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices, size_t rows) {
+  if (rows < 2 * kMinChunkRows) return {};
+  if (slices.size() >= 2) {
+    uint32_t r = 0;  // the common length of the inner slices (or of the longer end slice)
+    for (size_t i = 1; i + 1 < slices.size(); ++i) {
+      if (r == 0) r = slices[i].rows;
+      if (slices[i].rows != r) r = UINT32_MAX;
+    }
+    if (r == 0) r = std::max(slices.front().rows, slices.back().rows);
+    if (r != UINT32_MAX && slices.front().rows <= r && slices.back().rows <= r) {
+      const uint32_t per_chunk = r * ((kMinChunkRows + r - 1) / r);  // whole slices
+      if (per_chunk <= kMaxChunkRows) return {slices.front().rows, per_chunk};
+    }
+  }
+  return {kDefaultChunkRows, kDefaultChunkRows};
+}
 
 SegmentWriter::SegmentWriter(port::Env* env, std::string path, std::string table,
                              std::vector<SegmentColumn> columns)
@@ -86,7 +107,7 @@ Status SegmentWriter::AppendBlock(const std::string& block, uint64_t* offset, ui
 }
 
 Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows,
-                                 ColumnChunkMeta* meta) {
+                                 const encoding::ChunkLayout& layout, ColumnChunkMeta* meta) {
   meta->stats = ComputeStats(col, begin, rows);
   if (meta->stats.count == 0) {
     meta->presence = ColumnChunkMeta::kAbsent;
@@ -113,7 +134,8 @@ Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t r
       for (size_t r = begin; r < begin + rows; ++r) {
         if (valid(r)) v.push_back(static_cast<int64_t>(col.bits[r]));
       }
-      encoding::EncodeInt64s(v, &scratch_);
+      // Seek points only where value i is row i (no NULLs).
+      encoding::EncodeInt64s(v, has_nulls ? encoding::ChunkLayout{} : layout, &scratch_);
       break;
     }
     case ValueType::kUInt64: {
@@ -122,7 +144,7 @@ Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t r
       for (size_t r = begin; r < begin + rows; ++r) {
         if (valid(r)) v.push_back(col.bits[r]);
       }
-      encoding::EncodeUInt64s(v, &scratch_);
+      encoding::EncodeUInt64s(v, has_nulls ? encoding::ChunkLayout{} : layout, &scratch_);
       break;
     }
     case ValueType::kBool: {
@@ -202,10 +224,11 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
       GNOMON_RETURN_IF_ERROR(
           AppendBlock(scratch_, &group.slices_offset, &group.slices_length, &group.slices_crc));
     }
+    const encoding::ChunkLayout layout = ChunkLayoutForSlices(slices, rows);
     for (size_t c = 0; c < index_.columns.size(); ++c) {
       ColumnChunkMeta meta;
       if (c < data.columns.size() && data.columns[c].type != ValueType::kNull) {
-        GNOMON_RETURN_IF_ERROR(WriteChunk(data.columns[c], begin, rows, &meta));
+        GNOMON_RETURN_IF_ERROR(WriteChunk(data.columns[c], begin, rows, layout, &meta));
         if (slices.size() > 1 && meta.presence != ColumnChunkMeta::kAbsent) {
           scratch_.clear();
           for (const SliceInfo& sl : slices) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/base/status.h"
+#include "src/encoding/chunked_delta.h"
 #include "src/port/env.h"
 #include "src/storage/memtable.h"
 #include "src/storage/segment_format.h"
@@ -29,7 +30,8 @@ class SegmentWriter {
 
  private:
   Status AppendBlock(const std::string& block, uint64_t* offset, uint32_t* length, uint32_t* crc);
-  Status WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows, ColumnChunkMeta* meta);
+  Status WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows, const encoding::ChunkLayout& layout,
+                    ColumnChunkMeta* meta);
 
   port::Env* env_;
   std::string path_;
@@ -38,6 +40,12 @@ class SegmentWriter {
   SegmentIndex index_;
   std::string scratch_;
 };
+
+// Where integer blocks of a group of `rows` rows get seek points: at the group's hour-slice starts
+// when the slices are regular (all but the first and last of equal length; short slices grouped
+// so that a chunk holds >= kMinChunkRows), else every kDefaultChunkRows rows; none for groups too
+// small to need them. A scan then decodes a partial hour from its slice start, not the group's.
+encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices, size_t rows);
 
 // One column's statistics in the index and slice-statistics encoding (docs/format/segment.md).
 void EncodeColumnStats(ValueType type, const ColumnStats& stats, std::string* out);

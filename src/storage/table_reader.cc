@@ -228,7 +228,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   std::vector<DecodedColumn> cols(column_ids.size());
   std::vector<SliceInfo> slices;
   std::vector<std::vector<ColumnStats>> slice_stats;
-  std::vector<std::pair<int64_t, int64_t>> accepted;
+  std::vector<size_t> accepted;  // slices of the current group answered from statistics
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;
   SortedSeries rows;
   std::vector<int> all_columns(schema_.fields().size());
   for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
@@ -328,7 +329,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           view.columns.resize(column_ids.size());
           for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][si];
           if (consumer->OnBlockStats(view)) {
-            accepted.emplace_back(lo_t, hi_t);
+            accepted.push_back(si);
           } else {
             all_taken = false;
           }
@@ -340,33 +341,38 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       ++metrics->blocks_decoded;
       GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
-      size_t lo = std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin();
-      size_t hi = std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin();
+      const auto lo = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin());
+      const auto hi = static_cast<uint32_t>(std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin());
+      // The rows to deliver: those in the scan's range, less the slices answered from statistics
+      // (ascending row spans). Only these rows are decoded where the blocks allow it.
+      ranges.clear();
+      uint32_t at = lo;
+      for (size_t si : accepted) {
+        const uint32_t b = std::max(slices[si].first_row, lo);
+        const uint32_t e = std::min(slices[si].first_row + slices[si].rows, hi);
+        if (b >= e) continue;
+        if (at < b) ranges.emplace_back(at, b);
+        at = std::max(at, e);
+      }
+      if (at < hi) ranges.emplace_back(at, hi);
+      if (ranges.empty()) continue;
+      if (ranges.size() != 1 || ranges[0].first != 0 || ranges[0].second != times.size()) {
+        size_t kept = 0;
+        for (const auto& [b, e] : ranges) {
+          std::copy(times.begin() + b, times.begin() + e, times.begin() + kept);
+          kept += e - b;
+        }
+        times.resize(kept);
+      }
       for (size_t i = 0; i < column_ids.size(); ++i) {
         int c = column_ids[i];
         if (c < 0) {
-          cols[i].AssignNulls(ValueType::kNull, group.rows);
+          cols[i].AssignNulls(ValueType::kNull, times.size());
         } else if (static_cast<size_t>(c) >= seg_columns) {
-          cols[i].AssignNulls(schema_.fields()[c].type, group.rows);
+          cols[i].AssignNulls(schema_.fields()[c].type, times.size());
         } else {
-          GNOMON_RETURN_IF_ERROR(seg.ReadColumn(group, c, &cols[i]));
+          GNOMON_RETURN_IF_ERROR(seg.ReadColumnRows(group, c, ranges, &cols[i]));
         }
-      }
-      if (lo > 0 || hi < times.size()) {
-        // Trim to the scan's range (only the first and last groups of a range need it).
-        KeepRange(&times, lo, hi);
-        for (DecodedColumn& c : cols) c.KeepRowRange(lo, hi);
-      }
-      if (!accepted.empty()) {
-        // Drop the rows whose slices were answered from statistics.
-        std::vector<uint8_t> keep(times.size(), 1);
-        for (size_t r = 0; r < times.size(); ++r) {
-          for (const auto& [a, b] : accepted) {
-            if (times[r] >= a && times[r] <= b) keep[r] = 0;
-          }
-        }
-        KeepFlagged(&times, keep);
-        for (DecodedColumn& c : cols) c.KeepRows(keep);
       }
       if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
         *stop = true;
