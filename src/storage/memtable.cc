@@ -39,15 +39,109 @@ uint64_t ValueBits(const FieldValue& v, ValueType type) {
 
 }  // namespace
 
-void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
-                      const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
+SeriesBuffer& Memtable::Slot(SeriesId series) {
   if (series >= series_.size()) series_.resize(series + 1);
   auto& slot = series_[series];
   if (!slot) {
     slot = std::make_unique<SeriesBuffer>();
     bytes_ += sizeof(SeriesBuffer) + 64;
   }
-  SeriesBuffer& buf = *slot;
+  return *slot;
+}
+
+void Memtable::AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
+                          const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
+  if (rows.empty()) return;
+  SeriesBuffer& buf = Slot(series);
+  // The first row goes through Append: it creates and types the columns the run needs.
+  const Row& first = batch.rows()[rows[0]];
+  Append(series, first.time, batch, first, field_ids, schema);
+  rows = rows.subspan(1);
+  if (rows.empty() || AppendUniformRows(buf, batch, rows, field_ids)) return;
+  for (uint32_t r : rows) {
+    const Row& row = batch.rows()[r];
+    Append(series, row.time, batch, row, field_ids, schema);
+  }
+}
+
+bool Memtable::AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
+                                 std::span<const uint32_t> rows,
+                                 const std::vector<ColumnId>& field_ids) {
+  // Qualifies when every row names the fields of the series' last row, in its order, and those
+  // are all of the series' columns, numeric, distinct and without nulls so far: then each row
+  // appends exactly one value to every column and nothing is padded.
+  const std::vector<Row>& all = batch.rows();
+  const FieldValue* values = batch.values().data();
+  const Row& model = all[rows[0]];
+  const uint32_t k = model.value_count;
+  if (k != buf.typed_columns || k > 64) return false;
+  ColumnBuffer* cols[64];
+  for (uint32_t j = 0; j < k; ++j) {
+    ColumnId c = field_ids[values[model.value_begin + j].field];
+    if (c >= buf.columns.size()) return false;
+    ColumnBuffer& col = buf.columns[c];
+    if (col.type == ValueType::kNull || col.type == ValueType::kString ||
+        col.bits.size() != buf.times.size()) {
+      return false;
+    }
+    cols[j] = &col;
+  }
+  for (uint32_t j = 0; j < k; ++j) {  // a column twice in the model row: per-row path
+    for (uint32_t i = j + 1; i < k; ++i) {
+      if (cols[i] == cols[j]) return false;
+    }
+  }
+  // Rows of one series sit far apart in the batch (TSBS interleaves hosts), so their values are
+  // fetched ahead: the hardware prefetcher does not follow this stride.
+  constexpr size_t kAhead = 4;
+  const size_t value_bytes = k * sizeof(FieldValue);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i + kAhead < rows.size()) {
+      const char* next = reinterpret_cast<const char*>(values + all[rows[i + kAhead]].value_begin);
+      for (size_t off = 0; off < value_bytes; off += 64) __builtin_prefetch(next + off);
+    }
+    const Row& row = all[rows[i]];
+    if (row.value_count != k) return false;
+    for (uint32_t j = 0; j < k; ++j) {
+      if (values[row.value_begin + j].field != values[model.value_begin + j].field) return false;
+    }
+  }
+
+  const size_t n = rows.size();
+  const size_t base = buf.times.size();
+  buf.times.resize(base + n);
+  int64_t prev = base > 0 ? buf.times[base - 1] : INT64_MIN;
+  bool sorted = buf.sorted;
+  int64_t lo = buf.min_time, hi = buf.max_time;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t t = all[rows[i]].time;
+    if (base + i > 0 && t <= prev) sorted = false;
+    buf.times[base + i] = t;
+    prev = t;
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  buf.sorted = sorted;
+  buf.min_time = lo;
+  buf.max_time = hi;
+  min_time_ = std::min(min_time_, lo);
+  max_time_ = std::max(max_time_, hi);
+  for (uint32_t j = 0; j < k; ++j) {
+    ColumnBuffer& col = *cols[j];
+    col.bits.resize(base + n);
+    uint64_t* out = col.bits.data() + base;
+    const ValueType type = col.type;
+    for (size_t i = 0; i < n; ++i) out[i] = ValueBits(values[all[rows[i]].value_begin + j], type);
+    if (!col.validity.empty()) col.validity.resize(base + n, 1);  // nulls earlier, none here
+  }
+  bytes_ += 8 * n * (k + 1);
+  rows_ += n;
+  return true;
+}
+
+void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
+                      const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
+  SeriesBuffer& buf = Slot(series);
   if (!buf.times.empty() && time <= buf.times.back()) buf.sorted = false;
   buf.times.push_back(time);
   const size_t rows = buf.times.size();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ class Memtable {
   void Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
               const std::vector<ColumnId>& field_ids, const TableSchema& schema);
 
+  // Appends rows `rows` (indexes into batch.rows(), in write order) of one series: the same as
+  // calling Append for each, but a run of rows naming the same numeric fields in the same order
+  // (a series' usual shape) is appended column by column.
+  void AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
+                  const std::vector<ColumnId>& field_ids, const TableSchema& schema);
+
   bool empty() const { return rows_ == 0; }
   size_t rows() const { return rows_; }
   size_t ApproximateBytes() const { return bytes_; }
@@ -82,6 +89,11 @@ class Memtable {
   void DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time);
 
  private:
+  SeriesBuffer& Slot(SeriesId series);
+  // AppendRows' column-wise path; false (nothing changed) when the rows do not qualify.
+  bool AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
+                         std::span<const uint32_t> rows, const std::vector<ColumnId>& field_ids);
+
   std::vector<std::unique_ptr<SeriesBuffer>> series_;  // indexed by SeriesId
   size_t rows_ = 0;
   size_t bytes_ = 0;

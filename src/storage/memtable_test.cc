@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <span>
+
 #include <cstring>
 #include <optional>
 #include <string>
@@ -175,6 +178,62 @@ TEST_F(MemtableTest, FieldTwiceInOneRowKeepsTheLastValue) {
   for (const Row& row : batch.rows()) mem_.Append(0, row.time, batch, row, field_ids, schema_);
   EXPECT_EQ(Read(0), (Rows{{"10", "2", "absent", "'y'", "absent", "absent"},
                            {"20", "3", "absent", "NULL", "absent", "absent"}}));
+}
+
+// AppendRows (a series' rows together, column by column where they share one shape) must store
+// exactly what Append row by row does: random batches mixing uniform runs with rows that skip,
+// reorder or add fields, strings, repeated and out-of-order times.
+TEST_F(MemtableTest, AppendRowsMatchesAppendRowByRow) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    TableBatch batch("t");
+    uint32_t fa, fb, fs, fu;
+    ASSERT_TRUE(batch.FindOrAddField("a", ValueType::kInt64, &fa));
+    ASSERT_TRUE(batch.FindOrAddField("b", ValueType::kFloat64, &fb));
+    ASSERT_TRUE(batch.FindOrAddField("u", ValueType::kUInt64, &fu));
+    ASSERT_TRUE(batch.FindOrAddField("s", ValueType::kString, &fs));
+    const std::vector<ColumnId> field_ids = {kA, kB, kU, kS};
+    uint32_t series = batch.AddSeries({{"host", "h"}});
+    const int rows = 1 + static_cast<int>(rng() % 40);
+    const bool uniform = rng() % 2 == 0;
+    for (int i = 0; i < rows; ++i) {
+      int64_t time = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 50) : i * 10;
+      batch.BeginRow(series, time, static_cast<uint32_t>(i + 1));
+      int shape = uniform ? 0 : static_cast<int>(rng() % 5);
+      switch (shape) {
+        case 0: batch.AddInt(fa, i); batch.AddFloat(fb, i * 0.5); break;
+        case 1: batch.AddFloat(fb, i * 0.25); batch.AddInt(fa, -i); break;  // order swapped
+        case 2: batch.AddInt(fa, i * 3); break;                               // b missing
+        case 3: batch.AddInt(fa, i); batch.AddFloat(fb, 1); batch.AddUInt(fu, i); break;
+        default: batch.AddInt(fa, i); batch.AddString(fs, "s" + std::to_string(i)); break;
+      }
+    }
+    std::vector<uint32_t> all(batch.rows().size());
+    for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
+    // Split into two AppendRows calls, as two batches would.
+    size_t cut = rng() % (all.size() + 1);
+    Memtable grouped;
+    grouped.AppendRows(0, batch, std::span(all).subspan(0, cut), field_ids, schema_);
+    grouped.AppendRows(0, batch, std::span(all).subspan(cut), field_ids, schema_);
+    Memtable single;
+    for (const Row& row : batch.rows()) single.Append(0, row.time, batch, row, field_ids, schema_);
+    ASSERT_EQ(grouped.rows(), single.rows());
+    ASSERT_EQ(grouped.ApproximateBytes(), single.ApproximateBytes());
+    const SeriesBuffer* g = grouped.Find(0);
+    const SeriesBuffer* o = single.Find(0);
+    ASSERT_EQ(g->times, o->times);
+    ASSERT_EQ(g->sorted, o->sorted);
+    ASSERT_EQ(g->min_time, o->min_time);
+    ASSERT_EQ(g->max_time, o->max_time);
+    ASSERT_EQ(g->columns.size(), o->columns.size());
+    for (size_t c = 0; c < g->columns.size(); ++c) {
+      EXPECT_EQ(g->columns[c].type, o->columns[c].type) << "round " << round;
+      EXPECT_EQ(g->columns[c].bits, o->columns[c].bits) << "round " << round;
+      EXPECT_EQ(g->columns[c].strings, o->columns[c].strings) << "round " << round;
+      EXPECT_EQ(g->columns[c].validity, o->columns[c].validity) << "round " << round;
+      EXPECT_EQ(g->columns[c].null_count, o->columns[c].null_count) << "round " << round;
+    }
+  }
 }
 
 TEST_F(MemtableTest, DuplicateOfTheLastRowMarksTheBufferUnsorted) {

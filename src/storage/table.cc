@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <span>
+#include <vector>
 
 namespace gnomon::storage {
 
@@ -59,13 +61,19 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
         any_conflict = true;
       }
     }
+    // Series of a table mostly share one list of tag keys: a key equal to the previous series'
+    // key at the same position was checked and added already.
+    const TagSet* prev = nullptr;
     for (const TagSet& tags : batch.series()) {
-      for (const Tag& t : tags) {
+      for (size_t k = 0; k < tags.size(); ++k) {
+        const Tag& t = tags[k];
+        if (prev != nullptr && k < prev->size() && (*prev)[k].key == t.key) continue;
         if (schema_.FindField(t.key) >= 0) {
           return Status::TypeConflict("tag " + t.key + " has the name of a field of table " + name_);
         }
         schema_.AddTagKey(t.key);
       }
+      prev = &tags;
     }
   }
   if (any_conflict) {
@@ -96,23 +104,39 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
 
 void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
   const auto& rows = batch.rows();
+  const size_t num_series = batch.series().size();
   const bool any_rejected = !prepared.row_rejected.empty();
-  // Only a series' newest rows in the batch can change its cached last row (an older row is
-  // either older than the cache or replaced by the newer one), so only those are offered: the
-  // same result as offering every row in order, at a fraction of the cost.
-  std::vector<int64_t> newest(batch.series().size(), INT64_MIN);
+  // Rows grouped by series, write order kept within each (a stable counting sort): the memtable
+  // then appends a series' rows together, column by column, and a series' state is touched once
+  // per batch rather than once per row. Only a series' newest rows in the batch can change its
+  // cached last row (an older row is older than the cache or replaced by the newer one), so only
+  // those are offered: the same result as offering every row in order.
+  std::vector<uint32_t> start(num_series + 1, 0);
+  std::vector<int64_t> newest(num_series, INT64_MIN);
   for (size_t r = 0; r < rows.size(); ++r) {
     if (any_rejected && prepared.row_rejected[r]) continue;
+    ++start[rows[r].series + 1];
     newest[rows[r].series] = std::max(newest[rows[r].series], rows[r].time);
   }
+  for (size_t s = 0; s < num_series; ++s) start[s + 1] += start[s];
+  std::vector<uint32_t> order(start[num_series]);
+  {
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (any_rejected && prepared.row_rejected[r]) continue;
+      order[next[rows[r].series]++] = static_cast<uint32_t>(r);
+    }
+  }
   std::unique_lock lock(mu_);
-  for (size_t r = 0; r < rows.size(); ++r) {
-    if (any_rejected && prepared.row_rejected[r]) continue;
-    const Row& row = rows[r];
-    SeriesId id = prepared.series_ids[row.series];
-    active_->Append(id, row.time, batch, row, prepared.field_ids, schema_);
-    if (row.time == newest[row.series]) {
-      last_values_.Offer(id, row.time, batch, row, prepared.field_ids);
+  for (size_t s = 0; s < num_series; ++s) {
+    std::span<const uint32_t> run(order.data() + start[s], start[s + 1] - start[s]);
+    if (run.empty()) continue;
+    SeriesId id = prepared.series_ids[s];
+    active_->AppendRows(id, batch, run, prepared.field_ids, schema_);
+    for (uint32_t r : run) {
+      if (rows[r].time == newest[s]) {
+        last_values_.Offer(id, rows[r].time, batch, rows[r], prepared.field_ids);
+      }
     }
   }
 }
