@@ -169,6 +169,35 @@ TEST_F(LineParserTest, DecimalsMatchFromChars) {
   }
 }
 
+// Digit runs of every length, ending at the end of the line or before more text (the SWAR digit
+// parser takes different paths for each).
+TEST_F(LineParserTest, IntegersOfEveryLength) {
+  std::mt19937_64 rng(7);
+  for (int len = 1; len <= 20; ++len) {
+    for (int rep = 0; rep < 50; ++rep) {
+      std::string digits;
+      for (int d = 0; d < len; ++d) digits += static_cast<char>('0' + rng() % 10);
+      uint64_t want = 0;
+      const bool fits = std::from_chars(digits.data(), digits.data() + digits.size(), want).ec ==
+                        std::errc();
+      for (const char* tail : {"", ",w=1i", " 1", ",w=\"0123456789abcdef\""}) {
+        const std::string line = "m v=" + digits + "u" + tail;
+        if (!fits) {
+          EXPECT_EQ(Bad(line).reason, "unsigned integer out of range: " + digits + "u") << line;
+          continue;
+        }
+        const ParsedLine& l = Ok(line);
+        ASSERT_EQ(l.fields[0].type, ValueType::kUInt64) << line;
+        EXPECT_EQ(l.fields[0].u64, want) << line;
+      }
+      if (len <= 18) {
+        const ParsedLine& l = Ok("m v=1i " + digits);
+        EXPECT_EQ(l.timestamp, static_cast<int64_t>(want)) << digits;
+      }
+    }
+  }
+}
+
 TEST_F(LineParserTest, InvalidNumbers) {
   struct Case {
     const char* line;
