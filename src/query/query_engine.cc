@@ -52,6 +52,7 @@ class QueryEngineImpl final : public QueryEngine {
     auto start = std::chrono::steady_clock::now();
     GNOMON_ASSIGN_OR_RETURN(auto statement, ParseSql(sql));
     ExecutionContext ctx;
+    ctx.threads = options_.worker_threads;
     int64_t timeout = options.timeout_ms >= 0 ? options.timeout_ms : options_.default_timeout_ms;
     if (timeout > 0) ctx.deadline = start + std::chrono::milliseconds(timeout);
     ctx.memory_limit = options.memory_limit_bytes >= 0 ? static_cast<size_t>(options.memory_limit_bytes)

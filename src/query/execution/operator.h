@@ -19,6 +19,8 @@ struct ExecutionContext {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   size_t memory_limit = SIZE_MAX;
   size_t memory_used = 0;
+  // Threads an operator may use for its own work (the query engine's worker_threads).
+  int threads = 1;
   QueryStats stats;
 
   // Timeout when the deadline passed.

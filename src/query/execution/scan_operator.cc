@@ -1,14 +1,99 @@
 #include "src/query/execution/scan_operator.h"
 
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
 #include "src/query/execution/expression_executor.h"
 
 namespace gnomon::query {
 
+namespace {
+
+// Appends rows sel[0..k) of a storage column to `v` (typed, no boxing); NULL where the source
+// has no value.
+void GatherField(const storage::ColumnVector& src, const std::vector<uint32_t>& sel, Vector* v) {
+  const size_t before = VectorSize(*v);
+  const size_t k = sel.size();
+  auto gather = [&](auto& dst, const auto* data) {
+    if (data == nullptr) {
+      dst.resize(before + k);
+      return;
+    }
+    dst.resize(before + k);
+    auto* out = dst.data() + before;
+    for (size_t i = 0; i < k; ++i) out[i] = data[sel[i]];
+  };
+  switch (v->type) {
+    case ValueType::kFloat64: gather(v->f64, src.f64); break;
+    case ValueType::kInt64: gather(v->i64, src.i64); break;
+    case ValueType::kUInt64: gather(v->u64, src.u64); break;
+    case ValueType::kBool: gather(v->b, src.b); break;
+    case ValueType::kString:
+      v->str.reserve(before + k);
+      if (src.str) {
+        for (uint32_t r : sel) v->str.emplace_back(src.str[r]);
+      } else {
+        v->str.resize(before + k);
+      }
+      break;
+    default: break;
+  }
+  const bool all_valid = src.type != ValueType::kNull && src.validity == nullptr;
+  if (!all_valid || !v->validity.empty()) {
+    if (v->validity.empty()) v->validity.assign(before, 1);
+    v->validity.resize(before + k);
+    uint8_t* out = v->validity.data() + before;
+    for (size_t i = 0; i < k; ++i) out[i] = src.type != ValueType::kNull && src.IsValid(sel[i]) ? 1 : 0;
+  }
+}
+
+// Appends `n` copies of a series' tag value (NULL when the series lacks the tag).
+void AppendTag(std::string_view tag, size_t n, Vector* v) {
+  const size_t before = v->str.size();
+  v->str.insert(v->str.end(), n, std::string(tag));
+  if (tag.empty()) {
+    if (v->validity.empty()) v->validity.assign(before, 1);
+    v->validity.resize(before + n, 0);
+  } else if (!v->validity.empty()) {
+    v->validity.resize(before + n, 1);
+  }
+}
+
+void CollectColumns(const BoundExpr& e, std::vector<bool>* used) {
+  if (e.kind == BoundKind::kColumn && e.column >= 0 && static_cast<size_t>(e.column) < used->size()) {
+    (*used)[e.column] = true;
+  }
+  for (const auto& c : e.children) CollectColumns(*c, used);
+}
+
+}  // namespace
+
 class ScanOperator::Consumer final : public storage::ScanConsumer {
  public:
-  Consumer(const ScanOperator& op, Chunk* out) : op_(op), out_(out) {}
+  Consumer(const ScanOperator& op, Chunk* out) : op_(op), out_(out) {
+    if (op_.prefilter_) {
+      // The predicate's input: only the columns it reads are filled, batch by batch.
+      std::vector<bool> used(op_.columns_.size(), false);
+      CollectColumns(*op_.prefilter_, &used);
+      tmp_.columns.resize(op_.columns_.size());
+      for (size_t c = 0; c < op_.columns_.size(); ++c) {
+        InitVector(&tmp_.columns[c], op_.columns_[c].type);
+        if (used[c]) predicate_columns_.push_back(c);
+      }
+    }
+    size_t field = 0;
+    for (const ScanColumn& col : op_.columns_) {
+      field_of_column_.push_back(col.kind == ScanColumn::Kind::kField ? static_cast<int>(field++) : -1);
+    }
+  }
+
+  void set_out(Chunk* out) { out_ = out; }
 
   bool OnBatch(const storage::ColumnBatch& batch) override {
+    // The operator is going away (the consumer stopped early): end a background scan.
+    if (op_.stop_.load(std::memory_order_relaxed)) return false;
     size_t n = batch.rows;
     if (op_.per_series_limit_ > 0) {
       if (series_rows_ >= op_.per_series_limit_) return false;
@@ -16,26 +101,43 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
     }
     series_rows_ += n;
     if (!op_.prefilter_) {
-      Append(batch, n, out_, /*skip_tags=*/false);
+      Append(batch, n);
       return op_.per_series_limit_ == 0 || series_rows_ < op_.per_series_limit_;
     }
-    // Filter on times and fields first; only the surviving rows get tag values.
-    Chunk tmp;
-    tmp.columns.resize(op_.columns_.size());
-    for (size_t c = 0; c < op_.columns_.size(); ++c) InitVector(&tmp.columns[c], op_.columns_[c].type);
-    Append(batch, n, &tmp, /*skip_tags=*/true);
-    status_ = EvaluateFilter(*op_.prefilter_, tmp, &selection_);
+    // Evaluate the predicate over just the columns it reads; then gather only the selected rows
+    // of every column from the batch, and repeat the series' tag values for them.
+    tmp_.rows = n;
+    for (size_t c : predicate_columns_) {
+      Vector& v = tmp_.columns[c];
+      InitVector(&v, op_.columns_[c].type);
+      if (op_.columns_[c].kind == ScanColumn::Kind::kTime) {
+        v.i64.assign(batch.times, batch.times + n);
+      } else {
+        identity_.resize(n);
+        for (uint32_t i = 0; i < n; ++i) identity_[i] = i;
+        GatherField(batch.columns[field_of_column_[c]], identity_, &v);
+      }
+    }
+    status_ = EvaluateFilter(*op_.prefilter_, tmp_, &selection_);
     if (!status_.ok()) return false;
+    if (selection_.empty()) return true;
     for (size_t c = 0; c < op_.columns_.size(); ++c) {
       const ScanColumn& col = op_.columns_[c];
       Vector& v = out_->columns[c];
-      if (col.kind == ScanColumn::Kind::kTag) {
-        std::string_view tag = op_.reader_->SeriesTag(batch.series, col.name);
-        for (size_t i = 0; i < selection_.size(); ++i) {
-          AppendValue(&v, tag.empty() ? Value::Null() : Value::String(std::string(tag)));
+      switch (col.kind) {
+        case ScanColumn::Kind::kTime: {
+          const size_t before = v.i64.size();
+          v.i64.resize(before + selection_.size());
+          for (size_t i = 0; i < selection_.size(); ++i) v.i64[before + i] = batch.times[selection_[i]];
+          if (!v.validity.empty()) v.validity.resize(v.i64.size(), 1);
+          break;
         }
-      } else {
-        for (uint32_t r : selection_) AppendFrom(&v, tmp.columns[c], r);
+        case ScanColumn::Kind::kTag:
+          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), selection_.size(), &v);
+          break;
+        case ScanColumn::Kind::kField:
+          GatherField(batch.columns[field_of_column_[c]], selection_, &v);
+          break;
       }
     }
     out_->rows += selection_.size();
@@ -44,33 +146,21 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
 
   Status status() const { return status_; }
 
-  // Appends rows [0, n) of `batch` to `dst` (tag columns left empty when skip_tags).
-  void Append(const storage::ColumnBatch& batch, size_t n, Chunk* dst, bool skip_tags) {
-    size_t field = 0;
+  // Appends rows [0, n) of `batch` to the output.
+  void Append(const storage::ColumnBatch& batch, size_t n) {
     for (size_t c = 0; c < op_.columns_.size(); ++c) {
       const ScanColumn& col = op_.columns_[c];
-      Vector& v = dst->columns[c];
-      if (skip_tags && col.kind == ScanColumn::Kind::kTag) continue;
+      Vector& v = out_->columns[c];
       switch (col.kind) {
         case ScanColumn::Kind::kTime:
           v.i64.insert(v.i64.end(), batch.times, batch.times + n);
           if (!v.validity.empty()) v.validity.resize(v.i64.size(), 1);
           break;
-        case ScanColumn::Kind::kTag: {
-          std::string_view tag = op_.reader_->SeriesTag(batch.series, col.name);
-          const size_t before = v.str.size();
-          v.str.resize(before + n, std::string(tag));
-          if (tag.empty()) {
-            // A series without this tag: NULL.
-            if (v.validity.empty()) v.validity.assign(before, 1);
-            v.validity.resize(before + n, 0);
-          } else if (!v.validity.empty()) {
-            v.validity.resize(before + n, 1);
-          }
+        case ScanColumn::Kind::kTag:
+          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), n, &v);
           break;
-        }
         case ScanColumn::Kind::kField: {
-          const storage::ColumnVector& src = batch.columns[field++];
+          const storage::ColumnVector& src = batch.columns[field_of_column_[c]];
           const size_t before = VectorSize(v);
           switch (col.type) {
             case ValueType::kFloat64:
@@ -105,7 +195,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
         }
       }
     }
-    dst->rows += n;
+    out_->rows += n;
   }
 
   void StartSeries() { series_rows_ = 0; }
@@ -115,7 +205,11 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
   Chunk* out_;
   size_t series_rows_ = 0;
   Status status_;
+  Chunk tmp_;                          // the predicate's input (its columns only)
+  std::vector<size_t> predicate_columns_;
+  std::vector<int> field_of_column_;   // per column: its index in the batch, or -1
   std::vector<uint32_t> selection_;
+  std::vector<uint32_t> identity_;
 };
 
 ScanOperator::ScanOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
@@ -139,24 +233,137 @@ std::string ScanOperator::Describe() const {
   return d;
 }
 
-Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
+// Background scanning: task i scans series i. Workers take tasks in order, at most kWindow ahead
+// of the consumer, and leave each result in its ring slot; the consumer takes them in order.
+struct ScanOperator::Parallel {
+  static constexpr size_t kWindow = 8;
+  struct Task {
+    bool ready = false;
+    Status status;
+    Chunk chunk;
+    storage::ScanMetrics metrics;
+  };
+  std::mutex mu;
+  std::condition_variable ready_cv;  // a task finished
+  std::condition_variable space_cv;  // the consumer took a task (or stop)
+  Task ring[kWindow];
+  size_t next_take = 0;  // next task a worker starts
+  size_t next_emit = 0;  // next task the consumer takes
+  std::vector<std::thread> threads;
+};
+
+ScanOperator::~ScanOperator() {
+  if (!parallel_) return;
+  stop_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(parallel_->mu);
+  }
+  parallel_->space_cv.notify_all();
+  for (std::thread& t : parallel_->threads) t.join();
+}
+
+void ScanOperator::InitChunk(Chunk* chunk) const {
   chunk->rows = 0;
   chunk->columns.assign(columns_.size(), Vector{});
   for (size_t c = 0; c < columns_.size(); ++c) InitVector(&chunk->columns[c], columns_[c].type);
-  Consumer consumer(*this, chunk);
-  storage::ScanSpec one = spec_;
-  storage::ScanMetrics metrics;
-  while (chunk->rows < kChunkRows && next_series_ < spec_.series.size()) {
-    GNOMON_RETURN_IF_ERROR(ctx_->Check());
-    one.series.assign(1, spec_.series[next_series_++]);
-    consumer.StartSeries();
-    GNOMON_RETURN_IF_ERROR(reader_->Scan(one, &consumer, &metrics));
-    GNOMON_RETURN_IF_ERROR(consumer.status());
-  }
+}
+
+void ScanOperator::AddMetrics(const storage::ScanMetrics& metrics) {
   ctx_->stats.series_scanned += metrics.series_scanned;
   ctx_->stats.blocks_decoded += metrics.blocks_decoded;
   ctx_->stats.blocks_pruned += metrics.blocks_pruned;
   ctx_->stats.rows_scanned += metrics.rows_produced;
+}
+
+Status ScanOperator::ScanOne(size_t index, Consumer* consumer, storage::ScanMetrics* metrics) const {
+  GNOMON_RETURN_IF_ERROR(ctx_->Check());
+  storage::ScanSpec one = spec_;
+  one.series.assign(1, spec_.series[index]);
+  consumer->StartSeries();
+  GNOMON_RETURN_IF_ERROR(reader_->Scan(one, consumer, metrics));
+  return consumer->status();
+}
+
+Status ScanOperator::NextParallel(Chunk* chunk, bool* done) {
+  Parallel& p = *parallel_;
+  const size_t tasks = spec_.series.size();
+  while (true) {
+    Parallel::Task task;
+    {
+      std::unique_lock<std::mutex> lock(p.mu);
+      if (p.next_emit >= tasks) break;
+      Parallel::Task& slot = p.ring[p.next_emit % Parallel::kWindow];
+      p.ready_cv.wait(lock, [&] { return slot.ready; });
+      task = std::move(slot);
+      slot = Parallel::Task{};
+      ++p.next_emit;
+    }
+    p.space_cv.notify_all();
+    AddMetrics(task.metrics);
+    GNOMON_RETURN_IF_ERROR(task.status);
+    if (task.chunk.rows > 0) {
+      *chunk = std::move(task.chunk);
+      std::lock_guard<std::mutex> lock(p.mu);
+      *done = p.next_emit >= tasks;
+      return Status::OK();
+    }
+  }
+  InitChunk(chunk);
+  *done = true;
+  return Status::OK();
+}
+
+Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (!started_) {
+    started_ = true;
+    // Worth threads only for many series; the workers plus this thread (rendering what they
+    // produce) share the machine.
+    constexpr size_t kMinParallelSeries = 16;
+    const int threads = std::min(ctx_->threads, 2);
+    if (threads > 1 && spec_.series.size() >= kMinParallelSeries) {
+      parallel_ = std::make_unique<Parallel>();
+      auto work = [this] {
+        Parallel& p = *parallel_;
+        Consumer consumer(*this, nullptr);
+        while (true) {
+          size_t index;
+          {
+            std::unique_lock<std::mutex> lock(p.mu);
+            p.space_cv.wait(lock, [&] {
+              return stop_.load() || p.next_take >= spec_.series.size() ||
+                     p.next_take < p.next_emit + Parallel::kWindow;
+            });
+            if (stop_.load() || p.next_take >= spec_.series.size()) return;
+            index = p.next_take++;
+          }
+          Parallel::Task task;
+          InitChunk(&task.chunk);
+          consumer.set_out(&task.chunk);
+          task.status = ScanOne(index, &consumer, &task.metrics);
+          task.ready = true;
+          {
+            std::lock_guard<std::mutex> lock(p.mu);
+            p.ring[index % Parallel::kWindow] = std::move(task);
+          }
+          p.ready_cv.notify_all();
+        }
+      };
+      try {
+        for (int t = 0; t < threads; ++t) parallel_->threads.emplace_back(work);
+      } catch (const std::system_error&) {
+        // No thread to be had: the threads that did start (if any) do all the work.
+      }
+      if (parallel_->threads.empty()) parallel_.reset();
+    }
+  }
+  if (parallel_) return NextParallel(chunk, done);
+  InitChunk(chunk);
+  Consumer consumer(*this, chunk);
+  storage::ScanMetrics metrics;
+  while (chunk->rows < kChunkRows && next_series_ < spec_.series.size()) {
+    GNOMON_RETURN_IF_ERROR(ScanOne(next_series_++, &consumer, &metrics));
+  }
+  AddMetrics(metrics);
   *done = next_series_ >= spec_.series.size();
   return Status::OK();
 }

@@ -1,7 +1,12 @@
 // ScanOperator: reads a table through storage::TableReader, series by series, producing chunks
 // with the time column, tag columns and field columns the query needs.
+//
+// With ExecutionContext::threads > 1 and enough series, background threads scan the series
+// (one series per task, a bounded window of tasks ahead of the consumer) while the caller renders
+// what is ready; chunks still come out in series order, exactly as a serial scan's rows.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +36,7 @@ class ScanOperator final : public Operator {
     prefilter_ = std::move(predicate);
     prefilter_text_ = std::move(text);
   }
+  ~ScanOperator() override;
   std::string Describe() const override;
 
  protected:
@@ -38,6 +44,12 @@ class ScanOperator final : public Operator {
 
  private:
   class Consumer;
+  struct Parallel;
+  // Scans spec_.series[index] into `out` (columns already initialised).
+  Status ScanOne(size_t index, Consumer* consumer, storage::ScanMetrics* metrics) const;
+  Status NextParallel(Chunk* chunk, bool* done);
+  void InitChunk(Chunk* chunk) const;
+  void AddMetrics(const storage::ScanMetrics& metrics);
   std::shared_ptr<storage::TableReader> reader_;
   std::string table_;
   std::vector<ScanColumn> columns_;
@@ -48,6 +60,9 @@ class ScanOperator final : public Operator {
   BoundExprPtr prefilter_;
   std::string prefilter_text_;
   size_t next_series_ = 0;
+  std::atomic<bool> stop_{false};  // set when the operator goes away: background scans end
+  std::unique_ptr<Parallel> parallel_;
+  bool started_ = false;
 };
 
 }  // namespace gnomon::query
