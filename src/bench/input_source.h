@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "src/base/result.h"
 
@@ -22,6 +23,10 @@ class ByteSource {
   virtual uint64_t SizeOnDisk() const = 0;
   // Releases the source; for .xz reports a failed decompressor. Called once, after the last Read.
   virtual Status Close() = 0;
+  // The whole stream already in memory, when the source can offer it (a plain file is mapped),
+  // so that readers can take views instead of copies; empty otherwise (then use Read). Valid
+  // until Close(). Reading it does not move Read's position.
+  virtual std::string_view Contents() const { return {}; }
 };
 
 // Picks the reader by name: "-" is stdin, "*.gz" gzip, "*.xz" xz, anything else plain.

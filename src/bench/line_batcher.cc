@@ -171,4 +171,30 @@ Status LineBatcher::Finish() {
   return Emit();
 }
 
+Status CutLineBatches(std::string_view text, uint64_t batch_lines,
+                      const std::function<Status(std::string_view body, const LineCounts& counts)>& sink) {
+  GNOMON_CHECK(batch_lines > 0);
+  LineCounts counts;
+  size_t batch_start = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    size_t end = nl ? static_cast<const char*>(nl) - text.data() : text.size();
+    uint64_t fields;
+    if (CountLine(text.substr(pos, end - pos), &fields)) {
+      ++counts.rows;
+      counts.metrics += fields;
+    }
+    pos = nl ? end + 1 : end;
+    if (counts.rows == batch_lines) {
+      GNOMON_RETURN_IF_ERROR(sink(text.substr(batch_start, pos - batch_start), counts));
+      batch_start = pos;
+      counts = LineCounts();
+    }
+  }
+  // As LineBatcher::Finish: a tail of only blank lines and comments is not sent.
+  if (counts.rows > 0) GNOMON_RETURN_IF_ERROR(sink(text.substr(batch_start), counts));
+  return Status::OK();
+}
+
 }  // namespace gnomon::bench

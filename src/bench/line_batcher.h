@@ -68,4 +68,10 @@ class LineBatcher {
   LineCounts emitted_;
 };
 
+// The batches LineBatcher would cut from `text` given whole, as views into it (no copies): for a
+// stream already in memory, e.g. a mapped file. The sink's error stops the cutting and is returned.
+// REQUIRES: batch_lines > 0.
+Status CutLineBatches(std::string_view text, uint64_t batch_lines,
+                      const std::function<Status(std::string_view body, const LineCounts& counts)>& sink);
+
 }  // namespace gnomon::bench

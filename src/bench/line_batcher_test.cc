@@ -141,6 +141,40 @@ TEST(LineBatcherTest, TrailingBlankLinesMakeNoRequest) {
   EXPECT_TRUE(Batch("\n# only a comment\n", 5, 1).empty());
 }
 
+// CutLineBatches (views over text in memory) cuts exactly the batches LineBatcher does.
+RC_GTEST_PROP(CutLineBatchesProperty, SameBatchesAsLineBatcher, (uint8_t batch_lines)) {
+  const auto lines = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>(
+      "a x=1 1", "b x=1,y=2 2\r", "", "# c, d", "  ", "m,t=\\ v s=\"a b,c\",n=1i 3"));
+  std::string input;
+  for (const std::string& line : lines) input += line + "\n";
+  if (*rc::gen::arbitrary<bool>() && !input.empty()) input.pop_back();  // no final newline
+  const uint64_t n = 1 + batch_lines % 9;
+  std::vector<LineBatch> expected = Batch(input, n, 1 + input.size() / 3);
+  std::vector<std::pair<std::string, LineCounts>> got;
+  RC_ASSERT(CutLineBatches(input, n, [&](std::string_view body, const LineCounts& counts) {
+              RC_ASSERT(body.data() >= input.data() &&
+                        body.data() + body.size() <= input.data() + input.size());  // a view
+              got.emplace_back(std::string(body), counts);
+              return Status::OK();
+            }).ok());
+  RC_ASSERT(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    RC_ASSERT(got[i].first == expected[i].body);
+    RC_ASSERT(got[i].second.rows == expected[i].counts.rows);
+    RC_ASSERT(got[i].second.metrics == expected[i].counts.metrics);
+  }
+}
+
+TEST(CutLineBatchesTest, SinkErrorStops) {
+  int calls = 0;
+  Status s = CutLineBatches("a x=1\nb x=1\nc x=1\n", 1, [&](std::string_view, const LineCounts&) {
+    ++calls;
+    return Status::Aborted("stop");
+  });
+  EXPECT_EQ(s.code(), Status::Code::kAborted);
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(LineBatcherTest, SinkErrorStopsTheBatcher) {
   int calls = 0;
   LineBatcher batcher(1, [&](LineBatch&&) {

@@ -27,7 +27,17 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-using BatchQueue = BoundedQueue<LineBatch>;
+// A batch on its way to a worker: its own bytes (streamed input) or a view into the source's
+// memory (a mapped file: no copy of the input at all).
+struct QueuedBatch {
+  std::string owned;
+  std::string_view view;
+  bool is_view = false;
+  LineCounts counts;
+  std::string_view body() const { return is_view ? view : std::string_view(owned); }
+};
+
+using BatchQueue = BoundedQueue<QueuedBatch>;
 
 // State shared by the scanner, the workers and the monitor.
 struct Shared {
@@ -72,15 +82,15 @@ void WorkerLoop(const LoadConfig& config, const Url& url, const std::string& tar
   std::unique_ptr<GzipCompressor> gzip;
   if (config.gzip) gzip = std::make_unique<GzipCompressor>(config.gzip_level);
   std::string compressed;
-  while (std::optional<LineBatch> batch = shared->queue.Pop()) {
+  while (std::optional<QueuedBatch> batch = shared->queue.Pop()) {
     Clock::time_point start = Clock::now();
     HttpRequest request;
     request.method = "POST";
     request.target = target;
     request.content_type = "text/plain; charset=utf-8";
-    request.body = batch->body;
+    request.body = batch->body();
     if (gzip) {
-      if (Status s = gzip->Compress(batch->body, &compressed); !s.ok()) return shared->Fail(s);
+      if (Status s = gzip->Compress(batch->body(), &compressed); !s.ok()) return shared->Fail(s);
       request.body = compressed;
       request.content_encoding = "gzip";
     }
@@ -202,6 +212,50 @@ class Monitor {
   std::thread thread_;
 };
 
+// Cuts batches from a source that is read piece by piece; each batch owns a copy of its lines.
+Status ScanStream(const LoadConfig& config, ByteSource* source, Shared* shared, LoadStats* stats) {
+  LineBatcher batcher(config.batch_size, [&](LineBatch&& batch) {
+    ++stats->batches;
+    QueuedBatch queued;
+    queued.owned = std::move(batch.body);
+    queued.counts = batch.counts;
+    if (!shared->queue.Push(std::move(queued))) return Status::Aborted("load aborted");
+    return Status::OK();
+  });
+  constexpr size_t kReadSize = 4 << 20;
+  std::unique_ptr<char[]> buffer(new char[kReadSize]);
+  while (!shared->failed.load()) {
+    GNOMON_ASSIGN_OR_RETURN(size_t n, source->Read(buffer.get(), kReadSize));
+    shared->disk_position.store(source->PositionOnDisk(), std::memory_order_relaxed);
+    if (n == 0) return batcher.Finish();
+    stats->bytes_read += n;
+    GNOMON_RETURN_IF_ERROR(batcher.Add(std::string_view(buffer.get(), n)));
+  }
+  return Status::OK();
+}
+
+// Cuts batches from a source already in memory (a mapped file) as views into it: the input is
+// neither read into a buffer nor copied into batch bodies. The requests are the same as
+// ScanStream's.
+Status ScanContents(const LoadConfig& config, std::string_view contents, Shared* shared,
+                    LoadStats* stats) {
+  auto push = [&](std::string_view body, const LineCounts& counts) {
+    if (shared->failed.load()) return Status::Aborted("load aborted");
+    ++stats->batches;
+    QueuedBatch queued;
+    queued.view = body;
+    queued.is_view = true;
+    queued.counts = counts;
+    shared->disk_position.store(body.data() + body.size() - contents.data(),
+                                std::memory_order_relaxed);
+    if (!shared->queue.Push(std::move(queued))) return Status::Aborted("load aborted");
+    return Status::OK();
+  };
+  GNOMON_RETURN_IF_ERROR(CutLineBatches(contents, config.batch_size, push));
+  stats->bytes_read = contents.size();
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ValidateLoadConfig(const LoadConfig& config) {
@@ -308,29 +362,9 @@ Result<LoadStats> RunLoad(const LoadConfig& config, ByteSource* source) {
   }
   Monitor monitor(config, &shared, source->SizeOnDisk(), start);
 
-  LineBatcher batcher(config.batch_size, [&](LineBatch&& batch) {
-    ++stats.batches;
-    if (!shared.queue.Push(std::move(batch))) return Status::Aborted("load aborted");
-    return Status::OK();
-  });
-  constexpr size_t kReadSize = 4 << 20;
-  std::unique_ptr<char[]> buffer(new char[kReadSize]);
-  Status scan_status;
-  while (!shared.failed.load()) {
-    Result<size_t> n = source->Read(buffer.get(), kReadSize);
-    if (!n.ok()) {
-      scan_status = n.status();
-      break;
-    }
-    shared.disk_position.store(source->PositionOnDisk(), std::memory_order_relaxed);
-    if (*n == 0) {
-      scan_status = batcher.Finish();
-      break;
-    }
-    stats.bytes_read += *n;
-    scan_status = batcher.Add(std::string_view(buffer.get(), *n));
-    if (!scan_status.ok()) break;
-  }
+  const std::string_view contents = source->Contents();
+  Status scan_status = contents.empty() ? ScanStream(config, source, &shared, &stats)
+                                        : ScanContents(config, contents, &shared, &stats);
   if (!scan_status.ok() && !shared.failed.load()) shared.Fail(scan_status);
   shared.queue.Finish();
   for (std::thread& t : workers) t.join();

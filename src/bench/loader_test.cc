@@ -225,6 +225,29 @@ TEST(LoaderTest, SummaryAndJsonUseTsbsFigures) {
   EXPECT_EQ(doc->Find("RunnerConfig")->StringOr("file", ""), "data.lp");
 }
 
+// A plain file is mapped and cut into views (no copies): the same requests as a streamed source.
+TEST(LoaderTest, MappedFileLoadsLikeAStream) {
+  FakeTsdb tsdb;
+  FakeHttpServer server([&](const FakeRequest& r) { return tsdb.Handle(r); });
+  std::string input = MakeLines(1000) + "\n# trailing comment";
+  std::string path = ::testing::TempDir() + "/loader_mapped_test.lp";
+  { FILE* f = std::fopen(path.c_str(), "wb"); std::fwrite(input.data(), 1, input.size(), f); std::fclose(f); }
+  auto source = OpenByteSource(path);
+  ASSERT_TRUE(source.ok());
+  ASSERT_EQ((*source)->Contents(), input);
+  LoadConfig config = ConfigFor(server);
+  auto stats = RunLoad(config, source->get());
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_EQ(stats->totals.rows, 1000u);
+  EXPECT_EQ(stats->totals.metrics, 2500u);
+  EXPECT_EQ(stats->batches, 143u);
+  EXPECT_EQ(stats->bytes_read, input.size());
+  EXPECT_EQ(tsdb.received.rows, 1000u);
+  EXPECT_EQ(tsdb.received.metrics, 2500u);
+  EXPECT_EQ(tsdb.requests, 143u);
+  EXPECT_TRUE(NewStringByteSource("x")->Contents().empty());  // streamed sources offer none
+}
+
 TEST(InputSourceTest, ReadsPlainGzipAndXzFiles) {
   const std::string dir = ::testing::TempDir();
   std::string input = MakeLines(300);
