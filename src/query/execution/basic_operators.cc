@@ -108,6 +108,25 @@ Status LimitOperator::NextImpl(Chunk* chunk, bool* done) {
 
 namespace {
 
+// dst = the rows idx[0..n) of src (same type; NULLs kept).
+void GatherRows(const Vector& src, const uint32_t* idx, size_t n, Vector* dst) {
+  InitVector(dst, src.type);
+  auto gather = [&](const auto& from, auto& to) {
+    to.resize(n);
+    for (size_t i = 0; i < n; ++i) to[i] = from[idx[i]];
+  };
+  switch (src.type) {
+    case ValueType::kInt64:
+    case ValueType::kTimestamp: gather(src.i64, dst->i64); break;
+    case ValueType::kFloat64: gather(src.f64, dst->f64); break;
+    case ValueType::kUInt64: gather(src.u64, dst->u64); break;
+    case ValueType::kBool: gather(src.b, dst->b); break;
+    case ValueType::kString: gather(src.str, dst->str); break;
+    case ValueType::kNull: dst->validity.assign(n, 0); return;
+  }
+  if (!src.validity.empty()) gather(src.validity, dst->validity);
+}
+
 int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKey>& keys) {
   for (const SortKey& k : keys) {
     const Vector& v = c.columns[k.column];
@@ -168,14 +187,14 @@ Status SortOperator::NextImpl(Chunk* chunk, bool* done) {
     }
     sorted_ = true;
   }
-  chunk->rows = 0;
-  chunk->columns.assign(schema_.size(), Vector{});
-  for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], rows_.columns[c].type);
-  size_t end = std::min(order_.size(), emitted_ + kChunkRows);
-  for (; emitted_ < end; ++emitted_) {
-    for (size_t c = 0; c < schema_.size(); ++c) AppendFrom(&chunk->columns[c], rows_.columns[c], order_[emitted_]);
-    ++chunk->rows;
+  const size_t end = std::min(order_.size(), emitted_ + kChunkRows);
+  chunk->rows = end - emitted_;
+  chunk->columns.resize(schema_.size());
+  // Column by column: typed gathers of the sorted row indexes.
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    GatherRows(rows_.columns[c], order_.data() + emitted_, chunk->rows, &chunk->columns[c]);
   }
+  emitted_ = end;
   *done = emitted_ >= order_.size();
   return Status::OK();
 }

@@ -26,35 +26,55 @@ LastPointOperator::LastPointOperator(std::shared_ptr<storage::TableReader> reade
 Status LastPointOperator::NextImpl(Chunk* chunk, bool* done) {
   chunk->rows = 0;
   chunk->columns.assign(columns_.size(), Vector{});
-  for (size_t c = 0; c < columns_.size(); ++c) InitVector(&chunk->columns[c], columns_[c].type);
+  for (size_t c = 0; c < columns_.size(); ++c) InitVector(&chunk->columns[c], columns_[c].type, series_.size());
+  auto set_valid = [](Vector* v, size_t row, bool valid) {
+    if (valid) {
+      if (!v->validity.empty()) v->validity.push_back(1);
+    } else {
+      if (v->validity.empty()) v->validity.assign(row, 1);
+      v->validity.push_back(0);
+    }
+  };
   storage::LastRow last;
+  std::vector<int> value_pos;  // per field id: its index in last.values, or -1
   for (storage::SeriesId id : series_) {
     if (!reader_->LastRowOf(id, &last)) continue;
+    std::fill(value_pos.begin(), value_pos.end(), -1);
+    for (size_t i = 0; i < last.values.size(); ++i) {
+      const uint32_t f = last.values[i].field;
+      if (f >= value_pos.size()) value_pos.resize(f + 1, -1);
+      value_pos[f] = static_cast<int>(i);
+    }
+    const size_t row = chunk->rows;
     for (size_t c = 0; c < columns_.size(); ++c) {
       Vector& v = chunk->columns[c];
       switch (columns_[c].kind) {
-        case ScanColumn::Kind::kTime: AppendValue(&v, Value::Timestamp(last.time)); break;
+        case ScanColumn::Kind::kTime:
+          v.i64.push_back(last.time);
+          set_valid(&v, row, true);
+          break;
         case ScanColumn::Kind::kTag: {
           std::string_view tag = reader_->SeriesTag(id, columns_[c].name);
-          AppendValue(&v, tag.empty() ? Value::Null() : Value::String(std::string(tag)));
+          v.str.emplace_back(tag);
+          set_valid(&v, row, !tag.empty());
           break;
         }
         case ScanColumn::Kind::kField: {
-          Value val;
-          for (const storage::FieldValue& fv : last.values) {
-            if (static_cast<int>(fv.field) != field_ids_[c]) continue;
-            switch (columns_[c].type) {
-              case ValueType::kFloat64: val = Value::Float(fv.f64); break;
-              case ValueType::kInt64: val = Value::Int(fv.i64); break;
-              case ValueType::kUInt64: val = Value::UInt(fv.u64); break;
-              case ValueType::kBool: val = Value::Bool(fv.b); break;
-              case ValueType::kString:
-                val = Value::String(last.strings.substr(fv.str.offset, fv.str.length));
-                break;
-              default: break;
-            }
+          const int f = field_ids_[c];
+          const int pos = f >= 0 && static_cast<size_t>(f) < value_pos.size() ? value_pos[f] : -1;
+          const storage::FieldValue* fv = pos >= 0 ? &last.values[pos] : nullptr;
+          switch (columns_[c].type) {
+            case ValueType::kFloat64: v.f64.push_back(fv ? fv->f64 : 0); break;
+            case ValueType::kInt64: v.i64.push_back(fv ? fv->i64 : 0); break;
+            case ValueType::kUInt64: v.u64.push_back(fv ? fv->u64 : 0); break;
+            case ValueType::kBool: v.b.push_back(fv && fv->b ? 1 : 0); break;
+            case ValueType::kString:
+              if (fv) v.str.emplace_back(last.strings, fv->str.offset, fv->str.length);
+              else v.str.emplace_back();
+              break;
+            default: break;
           }
-          AppendValue(&v, val);
+          set_valid(&v, row, fv != nullptr);
           break;
         }
       }

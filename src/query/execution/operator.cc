@@ -48,6 +48,27 @@ void AppendChunk(Chunk* dst, const Chunk& src) {
     Vector& d = dst->columns[c];
     const Vector& s = src.columns[c];
     if (d.type == ValueType::kNull && s.type != ValueType::kNull && dst->rows == 0) d.type = s.type;
+    if (d.type == s.type && s.type != ValueType::kNull) {
+      // Same type: bulk copies of the values and the validity.
+      const size_t before = VectorSize(d);
+      const size_t n = src.rows;
+      auto append = [n](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.begin() + n); };
+      switch (s.type) {
+        case ValueType::kInt64:
+        case ValueType::kTimestamp: append(d.i64, s.i64); break;
+        case ValueType::kFloat64: append(d.f64, s.f64); break;
+        case ValueType::kUInt64: append(d.u64, s.u64); break;
+        case ValueType::kBool: append(d.b, s.b); break;
+        case ValueType::kString: append(d.str, s.str); break;
+        default: break;
+      }
+      if (!s.validity.empty() || !d.validity.empty()) {
+        if (d.validity.empty()) d.validity.assign(before, 1);
+        if (s.validity.empty()) d.validity.resize(before + n, 1);
+        else append(d.validity, s.validity);
+      }
+      continue;
+    }
     for (size_t r = 0; r < src.rows; ++r) AppendFrom(&d, s, r);
   }
   dst->rows += src.rows;
@@ -65,7 +86,15 @@ Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx) {
     GNOMON_RETURN_IF_ERROR(op->Next(&chunk, &done));
     if (chunk.rows > 0) {
       GNOMON_RETURN_IF_ERROR(ctx->Reserve(chunk.rows * chunk.columns.size() * 16));
-      AppendChunk(out, chunk);
+      bool same_types = out->rows == 0 && chunk.columns.size() == out->columns.size();
+      for (size_t c = 0; same_types && c < chunk.columns.size(); ++c) {
+        same_types = chunk.columns[c].type == out->columns[c].type;
+      }
+      if (same_types) {
+        *out = std::move(chunk);  // the first chunk: taken over, not copied
+      } else {
+        AppendChunk(out, chunk);
+      }
     }
     if (done) break;
   }
