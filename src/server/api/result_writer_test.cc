@@ -182,6 +182,32 @@ TEST(ResultWriterTest, MatchesCellByCellRendering) {
   }
 }
 
+TEST(ResultWriterTest, EscapesFoundAtEveryPosition) {
+  // The plain-string check works eight bytes at a time: a special byte anywhere must be seen.
+  ResultChunk chunk;
+  ResultVector v;
+  v.type = ValueType::kString;
+  for (const char* special : {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", " ", "\xc3\xa9", "\xff", "~"}) {
+    for (size_t len : {1, 7, 8, 9, 16, 23}) {
+      for (size_t pos = 0; pos < len; ++pos) {
+        std::string s(len, 'a');
+        s.replace(pos, 1, special);
+        v.str.push_back(s);
+      }
+    }
+  }
+  chunk.rows = v.str.size();
+  chunk.columns.push_back(v);
+  for (ResultFormat format : {ResultFormat::kJson, ResultFormat::kCsv}) {
+    std::string out;
+    ResultWriter writer(format, EpochUnit::kNone, &out);
+    ASSERT_TRUE(writer.Begin({{"s", ValueType::kString}}).ok());
+    const size_t header = out.size();
+    ASSERT_TRUE(writer.Chunk(chunk).ok());
+    EXPECT_EQ(out.substr(header), ReferenceRows(chunk, format == ResultFormat::kJson, EpochUnit::kNone, true));
+  }
+}
+
 TEST(ResultWriterTest, FloatsRoundTrip) {
   std::mt19937_64 rng(11);
   ResultChunk chunk;
