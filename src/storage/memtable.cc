@@ -49,11 +49,36 @@ SeriesBuffer& Memtable::Slot(SeriesId series) {
   return *slot;
 }
 
+void Memtable::Prefetch(SeriesId series, int step) const {
+  if (series >= series_.size() || !series_[series]) return;
+  const SeriesBuffer* buf = series_[series].get();
+  switch (step) {
+    case 0:
+      __builtin_prefetch(buf);
+      __builtin_prefetch(reinterpret_cast<const char*>(buf) + 64);
+      break;
+    case 1: {
+      const char* cols = reinterpret_cast<const char*>(buf->columns.data());
+      const size_t bytes = buf->columns.size() * sizeof(ColumnBuffer);
+      for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(cols + off);
+      if (!buf->times.empty()) __builtin_prefetch(buf->times.data() + buf->times.size(), 1);
+      break;
+    }
+    default:
+      for (const ColumnBuffer& col : buf->columns) {
+        if (!col.bits.empty()) __builtin_prefetch(col.bits.data() + col.bits.size(), 1);
+      }
+      break;
+  }
+}
+
 void Memtable::AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
                           const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   if (rows.empty()) return;
   SeriesBuffer& buf = Slot(series);
-  // The first row goes through Append: it creates and types the columns the run needs.
+  // A series seen before usually has its columns already: the whole run goes column-wise.
+  if (AppendUniformRows(buf, batch, rows, field_ids)) return;
+  // Else the first row goes through Append: it creates and types the columns the run needs.
   const Row& first = batch.rows()[rows[0]];
   Append(series, first.time, batch, first, field_ids, schema);
   rows = rows.subspan(1);

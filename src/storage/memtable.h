@@ -58,6 +58,12 @@ class Memtable {
   void AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
                   const std::vector<ColumnId>& field_ids, const TableSchema& schema);
 
+  // Cache hint for a coming AppendRows of `series`, in three steps issued in turn a few series
+  // ahead of it (step 0 farthest): 0 fetches the series' buffer, 1 its column headers, 2 the
+  // ends of its columns, where the next values go. Each step reads only what the one before
+  // fetched. No effect on contents.
+  void Prefetch(SeriesId series, int step) const;
+
   bool empty() const { return rows_ == 0; }
   size_t rows() const { return rows_; }
   size_t ApproximateBytes() const { return bytes_; }

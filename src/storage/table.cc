@@ -127,8 +127,26 @@ void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
       order[next[rows[r].series]++] = static_cast<uint32_t>(r);
     }
   }
+  // With thousands of series per batch every series' memtable state is a cache miss: it is
+  // fetched a few series ahead, in dependent steps (Memtable::Prefetch), with the run's values.
+  constexpr size_t kAhead[3] = {12, 8, 4};
+  const FieldValue* values = batch.values().data();
   std::unique_lock lock(mu_);
   for (size_t s = 0; s < num_series; ++s) {
+    for (int step = 0; step < 3; ++step) {
+      if (s + kAhead[step] < num_series) {
+        active_->Prefetch(prepared.series_ids[s + kAhead[step]], step);
+      }
+    }
+    if (s + kAhead[2] < num_series) {
+      for (uint32_t k = start[s + kAhead[2]]; k < start[s + kAhead[2] + 1]; ++k) {
+        const Row& row = rows[order[k]];
+        const char* p = reinterpret_cast<const char*>(values + row.value_begin);
+        for (size_t off = 0; off < row.value_count * sizeof(FieldValue); off += 64) {
+          __builtin_prefetch(p + off);
+        }
+      }
+    }
     std::span<const uint32_t> run(order.data() + start[s], start[s + 1] - start[s]);
     if (run.empty()) continue;
     SeriesId id = prepared.series_ids[s];
