@@ -179,6 +179,52 @@ TEST_P(FastPathTest, ParallelScanMatchesSerialScan) {
   EXPECT_FALSE(parallel->Execute("SELECT * FROM cpu", opts, &failing).ok());
 }
 
+// Enough series for the last-value cache to be read on two threads (blocks of series split in
+// halves); the answers match one thread and the general path.
+TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
+  TempDir dir;
+  storage::EngineOptions options;
+  options.data_dir = dir.path();
+  options.background_work = false;
+  auto e = storage::Engine::Open(options);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  auto engine = std::move(e).value();
+  storage::WriteBatch batch("db");
+  for (int h = 0; h < 5000; ++h) {
+    storage::TagSet tags{{"hostname", "host_" + std::to_string(h % 4500)}, {"rack", std::to_string(h % 7)}};
+    for (int i = 0; i < 3; ++i) {
+      TestRow row{tags, kT0 + i * kSec + h * kMilli, {}, {}, {}};
+      row.ints.push_back({"k", h});
+      if (i < 2 || h % 3 != 0) row.ints.push_back({"u", h * 10 + i});  // some newest rows lack u
+      if (h % 11 == 0) row.strings.push_back({"s", "v" + std::to_string(h) + (i ? "\"x" : "")});
+      AddRow(&batch, "cpu", row);
+    }
+  }
+  ASSERT_TRUE(engine->Write(batch, {}).ok());
+  auto run = [&](int threads, const std::string& sql) {
+    QueryEngineOptions qo;
+    qo.worker_threads = threads;
+    auto q = QueryEngine::Create(engine.get(), qo);
+    TextSink sink;
+    QueryOptions opts;
+    opts.database = "db";
+    Status s = q->Execute(sql, opts, &sink);
+    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+    return sink.rows;
+  };
+  const std::string select = "SELECT last_value(hostname ORDER BY time), last_value(u ORDER BY time), "
+                             "last_value(s ORDER BY time), last(k), last_value(time ORDER BY time) FROM cpu";
+  for (const std::string group : {" GROUP BY hostname", " GROUP BY rack", ""}) {
+    Rows one = run(1, select + group), two = run(2, select + group);
+    EXPECT_EQ(one, two) << group;
+    Rows slow = run(2, select + " WHERE time >= '2023-06-10T00:00:00Z'" + group);
+    std::sort(two.begin(), two.end());
+    std::sort(slow.begin(), slow.end());
+    EXPECT_EQ(two, slow) << group;
+    EXPECT_FALSE(two.empty());
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(MemtableAndSegments, FastPathTest, ::testing::Bool());
 
 }  // namespace

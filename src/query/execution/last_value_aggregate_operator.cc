@@ -1,6 +1,8 @@
 #include "src/query/execution/last_value_aggregate_operator.h"
 
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 #include "src/base/hash.h"
 #include "src/storage/engine.h"
@@ -99,7 +101,7 @@ Status LastValueAggregateOperator::NewestValue(storage::SeriesId id, const ScanC
   return Status::OK();
 }
 
-uint32_t LastValueAggregateOperator::GroupOf(const std::vector<std::string_view>& tags) {
+uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags) {
   const uint32_t next = static_cast<uint32_t>(groups_);
   uint32_t group = next;
   if (key_tag_.empty()) {
@@ -160,72 +162,130 @@ uint32_t LastValueAggregateOperator::GroupOf(const std::vector<std::string_view>
   return group;
 }
 
-Status LastValueAggregateOperator::Compute() {
-  // Typically (last points per host) each series is its own group: room for that many up front
-  // (address space only until touched) saves regrowing and copying the states.
-  if (!key_tag_.empty()) best_.reserve(std::min<size_t>(series_.size(), 1 << 16) * aggs_.size());
-  storage::LastRow last;
-  std::vector<std::string_view> tags(tags_.size());
-  std::vector<int> value_pos;
+Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_begin) {
   const size_t naggs = aggs_.size();
-  for (size_t s = 0; s < series_.size(); ++s) {
-    const storage::SeriesId id = series_[s];
+  const size_t ntags = tags_.size();
+  storage::LastRow last;
+  std::vector<int> value_pos;  // per field id: its index in last.values, or -1
+  for (size_t s = begin; s < end; ++s) {
     if ((s & 1023) == 0) GNOMON_RETURN_IF_ERROR(ctx_->Check());
-    if (!reader_->LastRowOf(id, &last)) continue;
-    ++ctx_->stats.series_scanned;
-    for (size_t i = 0; i < tags_.size(); ++i) tags[i] = reader_->SeriesTag(id, tags_[i]);
-    const uint32_t group = GroupOf(tags);
-    Best* best = &best_[static_cast<size_t>(group) * naggs];
-    // Where each field sits in the cached row (one pass instead of a search per aggregate).
+    const size_t i = s - block_begin;
+    const storage::SeriesId id = series_[s];
+    present_[i] = reader_->LastRowOf(id, &last);
+    if (!present_[i]) continue;
+    std::string_view* tags = &fetched_tags_[i * ntags];
+    for (size_t t = 0; t < ntags; ++t) tags[t] = reader_->SeriesTag(id, tags_[t]);
     std::fill(value_pos.begin(), value_pos.end(), -1);
-    for (size_t i = 0; i < last.values.size(); ++i) {
-      const uint32_t f = last.values[i].field;
+    for (size_t v = 0; v < last.values.size(); ++v) {
+      const uint32_t f = last.values[v].field;
       if (f >= value_pos.size()) value_pos.resize(f + 1, -1);
-      value_pos[f] = static_cast<int>(i);
+      value_pos[f] = static_cast<int>(v);
     }
+    Best* cand = &candidates_[i * naggs];
     for (size_t a = 0; a < naggs; ++a) {
-      Best& st = best[a];
-      // Another series of the group already gave a value at least as new as anything this
-      // series holds (its rows are all at or before last.time): nothing to do.
-      if (st.has && last.time <= st.time) continue;
+      Best& c = cand[a];
+      c = Best{};
+      c.time = last.time;
       const ScanColumn& col = aggs_[a].column;
-      int64_t t = last.time;
-      uint64_t bits = 0;
-      std::string_view tag;
       switch (col.kind) {
-        case ScanColumn::Kind::kTime: bits = static_cast<uint64_t>(last.time); break;
+        case ScanColumn::Kind::kTime:
+          c.has = true;
+          c.bits = static_cast<uint64_t>(last.time);
+          break;
         case ScanColumn::Kind::kTag:
-          tag = tags[agg_tag_[a]];
-          if (tag.empty()) continue;  // a series without the tag gives nothing
+          c.tag = tags[agg_tag_[a]];
+          c.has = !c.tag.empty();  // a series without the tag gives nothing
           break;
         case ScanColumn::Kind::kField: {
           const int f = field_index_[a];
           const int pos = f >= 0 && static_cast<size_t>(f) < value_pos.size() ? value_pos[f] : -1;
-          if (pos >= 0) {
-            const storage::FieldValue& fv = last.values[pos];
-            if (col.type == ValueType::kString) {
-              best_strings_[static_cast<size_t>(group) * naggs + a].assign(
-                  last.strings, fv.str.offset, fv.str.length);
-            } else {
-              bits = BitsOf(fv, col.type);
-            }
+          if (pos < 0) {
+            c.scan = true;  // the newest row lacks this field: its newest value is further back
+            break;
+          }
+          c.has = true;
+          const storage::FieldValue& fv = last.values[pos];
+          if (col.type == ValueType::kString) {
+            candidate_strings_[i * naggs + a].assign(last.strings, fv.str.offset, fv.str.length);
           } else {
-            // The newest row lacks this field: its newest value is further back.
-            bool found = false;
-            std::string str;
-            GNOMON_RETURN_IF_ERROR(NewestValue(id, col, &bits, &str, &t, &found));
-            if (!found || (st.has && t <= st.time)) continue;
-            if (col.type == ValueType::kString) {
-              best_strings_[static_cast<size_t>(group) * naggs + a] = std::move(str);
-            }
+            c.bits = BitsOf(fv, col.type);
           }
           break;
         }
       }
-      st.has = true;
-      st.time = t;
-      st.bits = bits;
-      st.tag = tag;
+    }
+  }
+  return Status::OK();
+}
+
+Status LastValueAggregateOperator::Compute() {
+  const size_t naggs = aggs_.size();
+  const size_t ntags = tags_.size();
+  // Typically (last points per host) each series is its own group: room for that many up front
+  // (address space only until touched) saves regrowing and copying the states.
+  if (!key_tag_.empty()) best_.reserve(std::min<size_t>(series_.size(), 1 << 16) * naggs);
+  // Blocks of series: first each series' cached row and tags are fetched (in two halves on two
+  // threads when allowed), then merged into the groups in series order.
+  constexpr size_t kBlock = 4096;
+  constexpr size_t kMinParallel = 1024;
+  const size_t block = std::min(kBlock, series_.size());
+  present_.resize(block);
+  fetched_tags_.resize(block * ntags);
+  candidates_.resize(block * naggs);
+  if (has_string_fields_) candidate_strings_.resize(block * naggs);
+  for (size_t b = 0; b < series_.size(); b += kBlock) {
+    const size_t e = std::min(series_.size(), b + kBlock);
+    bool fetched = false;
+    if (ctx_->threads > 1 && e - b >= kMinParallel) {
+      const size_t mid = b + (e - b) / 2;
+      Status second;
+      try {
+        std::thread helper([&] { second = Fetch(mid, e, b); });
+        Status first = Fetch(b, mid, b);
+        helper.join();
+        GNOMON_RETURN_IF_ERROR(first);
+        GNOMON_RETURN_IF_ERROR(second);
+        fetched = true;
+      } catch (const std::system_error&) {
+        // No thread to be had: fetch the block here.
+      }
+    }
+    if (!fetched) GNOMON_RETURN_IF_ERROR(Fetch(b, e, b));
+    for (size_t s = b; s < e; ++s) {
+      const size_t i = s - b;
+      if (!present_[i]) continue;
+      ++ctx_->stats.series_scanned;
+      const uint32_t group = GroupOf(&fetched_tags_[i * ntags]);
+      Best* best = &best_[static_cast<size_t>(group) * naggs];
+      const Best* cand = &candidates_[i * naggs];
+      for (size_t a = 0; a < naggs; ++a) {
+        Best& st = best[a];
+        const Best& c = cand[a];
+        // Another series of the group already gave a value at least as new as anything this
+        // series holds (its rows are all at or before its newest time): nothing to do.
+        if (st.has && c.time <= st.time) continue;
+        const size_t slot = static_cast<size_t>(group) * naggs + a;
+        if (c.scan) {
+          bool found = false;
+          int64_t t = 0;
+          uint64_t bits = 0;
+          std::string str;
+          GNOMON_RETURN_IF_ERROR(NewestValue(series_[s], aggs_[a].column, &bits, &str, &t, &found));
+          if (!found || (st.has && t <= st.time)) continue;
+          st = Best{};
+          st.has = true;
+          st.time = t;
+          st.bits = bits;
+          if (aggs_[a].column.type == ValueType::kString) best_strings_[slot] = std::move(str);
+          continue;
+        }
+        if (!c.has) continue;
+        st = c;
+        if (has_string_fields_ && aggs_[a].column.kind == ScanColumn::Kind::kField &&
+            aggs_[a].column.type == ValueType::kString) {
+          best_strings_[slot] = std::move(candidate_strings_[i * naggs + a]);
+        }
+      }
     }
   }
   // Without GROUP BY an aggregate over no rows still yields one row (all NULL here).

@@ -44,6 +44,7 @@ class LastValueAggregateOperator final : public Operator {
   struct Best {
     int64_t time = 0;       // time of the chosen row
     bool has = false;
+    bool scan = false;      // candidates only: the value needs a scan back from the newest row
     uint64_t bits = 0;      // numeric / bool field value (doubles bit-cast), or the time
     std::string_view tag;   // tag argument: the value (a view into the series registry)
   };
@@ -51,7 +52,10 @@ class LastValueAggregateOperator final : public Operator {
   Status Compute();
   // The group of a series whose tags_[i] values are `tags` (assigned on first sight, in
   // first-seen order).
-  uint32_t GroupOf(const std::vector<std::string_view>& tags);
+  uint32_t GroupOf(const std::string_view* tags);
+  // Reads the cached rows and tags of series_[begin, end) into the block buffers (index
+  // s - block_begin). Safe to run on disjoint ranges concurrently.
+  Status Fetch(size_t begin, size_t end, size_t block_begin);
   // Newest non-null value of field column `column` in series `id`, with its time; false if none.
   Status NewestValue(storage::SeriesId id, const ScanColumn& column, uint64_t* bits,
                      std::string* str, int64_t* time, bool* found);
@@ -84,6 +88,11 @@ class LastValueAggregateOperator final : public Operator {
   std::vector<Best> best_;                // groups x aggregates
   std::vector<std::string> best_strings_; // groups x aggregates, for string field arguments only
   bool has_string_fields_ = false;
+  // One block of series as fetched: present (has a cached row), tags, candidate values.
+  std::vector<uint8_t> present_;
+  std::vector<std::string_view> fetched_tags_;   // series x tags_
+  std::vector<Best> candidates_;                 // series x aggregates
+  std::vector<std::string> candidate_strings_;   // series x aggregates, string fields only
   bool computed_ = false;
   size_t emitted_ = 0;
 };
