@@ -1,6 +1,7 @@
 #include "src/query/execution/basic_operators.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -148,7 +149,14 @@ int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKe
         r = x < 0 ? -1 : (x > 0 ? 1 : 0);
         break;
       }
-      case ValueType::kFloat64: r = CompareValues(Value::Float(v.f64[a]), Value::Float(v.f64[b])); break;
+      case ValueType::kFloat64: {
+        // As CompareValues orders doubles (NaN after every number), without boxing them.
+        const double x = v.f64[a], y = v.f64[b];
+        const bool xn = std::isnan(x), yn = std::isnan(y);
+        if (xn || yn) r = xn == yn ? 0 : (xn ? 1 : -1);
+        else r = x < y ? -1 : (x > y ? 1 : 0);
+        break;
+      }
       default: break;
     }
     if (r != 0) return k.descending ? -r : r;
