@@ -289,6 +289,16 @@ Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, s
   }, out);
 }
 
+bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step) {
+  if (block.empty() || static_cast<uint8_t>(block[0]) != MakeTag(Codec::kConstantDelta, Compression::kNone)) {
+    return false;
+  }
+  std::string_view rest = block.substr(1);
+  uint32_t count;
+  return GetVarint32(&rest, &count) && count >= 2 && GetVarsint64(&rest, first) && GetVarsint64(&rest, step) &&
+         rest.empty();
+}
+
 Status PeekBlockHeader(std::string_view block, uint8_t* codec, uint32_t* count) {
   if (block.empty()) return Status::Corruption("block: empty, expected a codec tag at offset 0");
   const uint8_t tag = static_cast<uint8_t>(block[0]);

@@ -55,25 +55,41 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   }
   Status s = DecodeSegmentIndex(index_bytes, &reader->index_);
   if (!s.ok()) return s.WithContext("segment " + path);
-  // Every block must lie inside the data section.
+  // Every block must lie inside the data section, and match its checksum. Checksums are verified
+  // here, once, rather than on every read: scans read the same blocks over and over (a query over
+  // 4,000 series reads ~50,000 of them), and the file is immutable.
   auto in_data = [&](uint64_t off, uint64_t len) {
     return off >= sizeof(kSegmentMagic) && off <= index_offset && len <= index_offset - off;
   };
+  auto verify = [&](uint64_t off, uint32_t len, uint32_t crc) -> Status {
+    std::string_view block;
+    GNOMON_RETURN_IF_ERROR(reader->file_->Read(off, len, &block, nullptr));
+    if (crc32c::Unmask(crc) != crc32c::Value(block)) {
+      return corrupt("block checksum mismatch at offset " + std::to_string(off));
+    }
+    return Status::OK();
+  };
   for (const RowGroupMeta& g : reader->index_.groups) {
     if (!in_data(g.time_offset, g.time_length)) return corrupt("time block out of bounds");
-    if (g.slices_length > 0 && !in_data(g.slices_offset, g.slices_length)) {
-      return corrupt("slices block out of bounds");
+    GNOMON_RETURN_IF_ERROR(verify(g.time_offset, g.time_length, g.time_crc));
+    if (g.slices_length > 0) {
+      if (!in_data(g.slices_offset, g.slices_length)) return corrupt("slices block out of bounds");
+      GNOMON_RETURN_IF_ERROR(verify(g.slices_offset, g.slices_length, g.slices_crc));
     }
   }
   for (const ColumnChunkMeta& c : reader->index_.chunks) {
     if (c.presence == ColumnChunkMeta::kAbsent) continue;
     if (!in_data(c.offset, c.length)) return corrupt("column block out of bounds");
-    if (c.slice_stats_length > 0 && !in_data(c.slice_stats_offset, c.slice_stats_length)) {
-      return corrupt("slice statistics block out of bounds");
+    GNOMON_RETURN_IF_ERROR(verify(c.offset, c.length, c.crc));
+    if (c.slice_stats_length > 0) {
+      if (!in_data(c.slice_stats_offset, c.slice_stats_length)) {
+        return corrupt("slice statistics block out of bounds");
+      }
+      GNOMON_RETURN_IF_ERROR(verify(c.slice_stats_offset, c.slice_stats_length, c.slice_stats_crc));
     }
-    if (c.presence == ColumnChunkMeta::kWithValidity &&
-        !in_data(c.validity_offset, c.validity_length)) {
-      return corrupt("validity block out of bounds");
+    if (c.presence == ColumnChunkMeta::kWithValidity) {
+      if (!in_data(c.validity_offset, c.validity_length)) return corrupt("validity block out of bounds");
+      GNOMON_RETURN_IF_ERROR(verify(c.validity_offset, c.validity_length, c.validity_crc));
     }
   }
   return reader;
@@ -95,14 +111,9 @@ int SegmentReader::FindColumn(const std::string& name, ValueType type) const {
   return -1;
 }
 
-Status SegmentReader::Block(uint64_t offset, uint32_t length, uint32_t crc,
+Status SegmentReader::Block(uint64_t offset, uint32_t length, uint32_t /*crc: verified at Open*/,
                             std::string_view* out) const {
-  GNOMON_RETURN_IF_ERROR(file_->Read(offset, length, out, nullptr));
-  if (crc32c::Unmask(crc) != crc32c::Value(*out)) {
-    return Status::Corruption("segment " + path_ + ": block checksum mismatch at offset " +
-                              std::to_string(offset));
-  }
-  return Status::OK();
+  return file_->Read(offset, length, out, nullptr);
 }
 
 Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const {
@@ -164,6 +175,15 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
                               std::to_string(meta.slice_stats_offset));
   }
   return Status::OK();
+}
+
+bool SegmentReader::EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t* step) const {
+  std::string_view block;
+  if (!Block(group.time_offset, group.time_length, group.time_crc, &block).ok()) return false;
+  // Times are strictly increasing, so a consistent progression has a positive step and ends at
+  // the group's max_time; anything else is decoded the ordinary way (and reported there).
+  return encoding::PeekConstantStep(block, first, step) && *step > 0 && *first == group.min_time &&
+         static_cast<__int128>(*first) + static_cast<__int128>(*step) * (group.rows - 1) == group.max_time;
 }
 
 Status SegmentReader::ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const {

@@ -32,6 +32,9 @@ class SegmentReader {
   int FindColumn(const std::string& name, ValueType type) const;
 
   Status ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const;
+  // True when the group's times are evenly spaced (the usual case for regular samples): time of
+  // row i = *first + i * *step, *step > 0. Lets a scan find its rows without decoding the times.
+  bool EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t* step) const;
   // The group's hour slices; a single slice covering the group when none were stored.
   Status ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const;
   // Statistics of `column` per slice (out->size() == number of slices); all-zero counts when

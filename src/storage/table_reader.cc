@@ -23,6 +23,22 @@ void ReverseIfAny(std::vector<T>* v) {
   std::reverse(v->begin(), v->end());
 }
 
+// Buffers one Scan call reuses from series to series (a scan of thousands of series would
+// otherwise allocate them thousands of times).
+struct ScanScratch {
+  std::vector<Source> sources;
+  std::vector<size_t> order;
+  std::vector<int64_t> times;
+  std::vector<DecodedColumn> cols;
+  std::vector<SliceInfo> slices;
+  std::vector<std::vector<ColumnStats>> slice_stats;
+  std::vector<size_t> accepted;  // slices of the current group answered from statistics
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;
+  SortedSeries rows;
+  std::vector<int> all_columns;
+  BlockStatsView view;
+};
+
 void ReverseColumn(DecodedColumn* c) {
   ReverseIfAny(&c->i64);
   ReverseIfAny(&c->f64);
@@ -104,7 +120,7 @@ class TableSnapshot final : public TableReader {
 
  private:
   Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
-                    ScanConsumer* consumer, ScanMetrics* metrics, bool* stop) const;
+                    ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const;
   bool Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
             std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics) const;
   void ReadMemtable(const Source& src, int64_t min_time, int64_t max_time,
@@ -179,8 +195,9 @@ bool TableSnapshot::Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>
 
 Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
                                  const std::vector<int>& column_ids, ScanConsumer* consumer,
-                                 ScanMetrics* metrics, bool* stop) const {
-  std::vector<Source> sources;  // oldest first (precedence ascending)
+                                 ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const {
+  std::vector<Source>& sources = scratch->sources;  // oldest first (precedence ascending)
+  sources.clear();
   for (const SegmentRef& seg : segments_) {
     if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
     const SeriesMeta* meta = seg.reader->FindSeries(id);
@@ -215,7 +232,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
 
   // Sources whose time ranges are disjoint are read one after another, in time order; any
   // overlap means rows may repeat a time, so everything is merged first.
-  std::vector<size_t> order(sources.size());
+  std::vector<size_t>& order = scratch->order;
+  order.resize(sources.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
             [&](size_t a, size_t b) { return sources[a].min_time < sources[b].min_time; });
@@ -224,15 +242,19 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
     if (sources[order[i]].min_time <= sources[order[i - 1]].max_time) overlap = true;
   }
 
-  std::vector<int64_t> times;
-  std::vector<DecodedColumn> cols(column_ids.size());
-  std::vector<SliceInfo> slices;
-  std::vector<std::vector<ColumnStats>> slice_stats;
-  std::vector<size_t> accepted;  // slices of the current group answered from statistics
-  std::vector<std::pair<uint32_t, uint32_t>> ranges;
-  SortedSeries rows;
-  std::vector<int> all_columns(schema_.fields().size());
-  for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
+  std::vector<int64_t>& times = scratch->times;
+  std::vector<DecodedColumn>& cols = scratch->cols;
+  cols.resize(column_ids.size());
+  std::vector<SliceInfo>& slices = scratch->slices;
+  std::vector<std::vector<ColumnStats>>& slice_stats = scratch->slice_stats;
+  std::vector<size_t>& accepted = scratch->accepted;
+  std::vector<std::pair<uint32_t, uint32_t>>& ranges = scratch->ranges;
+  SortedSeries& rows = scratch->rows;
+  std::vector<int>& all_columns = scratch->all_columns;
+  if (all_columns.size() != schema_.fields().size()) {
+    all_columns.resize(schema_.fields().size());
+    for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
+  }
 
   if (overlap) {
     std::vector<SortedSeries> parts;
@@ -321,7 +343,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
             }
             loaded = true;
           }
-          BlockStatsView view;
+          BlockStatsView& view = scratch->view;
           view.series = id;
           view.rows = sl.rows;
           view.min_time = view.first_time = lo_t;
@@ -340,9 +362,24 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         }
       }
       ++metrics->blocks_decoded;
-      GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
-      const auto lo = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin());
-      const auto hi = static_cast<uint32_t>(std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin());
+      // The rows in the scan's range: from the time step when the times are evenly spaced,
+      // else by searching the decoded times.
+      int64_t first_time = 0, step = 0;
+      const bool even = seg.EvenTimes(group, &first_time, &step);
+      uint32_t lo, hi;
+      if (even) {
+        auto rows_before = [&](int64_t t) -> uint32_t {  // rows with time < t
+          if (t <= first_time) return 0;
+          const __int128 k = (static_cast<__int128>(t) - first_time + step - 1) / step;
+          return static_cast<uint32_t>(std::min<__int128>(k, group.rows));
+        };
+        lo = rows_before(spec.min_time);
+        hi = spec.max_time == INT64_MAX ? group.rows : rows_before(spec.max_time + 1);
+      } else {
+        GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
+        lo = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin());
+        hi = static_cast<uint32_t>(std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin());
+      }
       // The rows to deliver: those in the scan's range, less the slices answered from statistics
       // (ascending row spans). Only these rows are decoded where the blocks allow it.
       ranges.clear();
@@ -356,7 +393,12 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       if (at < hi) ranges.emplace_back(at, hi);
       if (ranges.empty()) continue;
-      if (ranges.size() != 1 || ranges[0].first != 0 || ranges[0].second != times.size()) {
+      if (even) {
+        times.clear();
+        for (const auto& [b, e] : ranges) {
+          for (uint32_t r = b; r < e; ++r) times.push_back(first_time + static_cast<int64_t>(r) * step);
+        }
+      } else if (ranges.size() != 1 || ranges[0].first != 0 || ranges[0].second != times.size()) {
         size_t kept = 0;
         for (const auto& [b, e] : ranges) {
           std::copy(times.begin() + b, times.begin() + e, times.begin() + kept);
@@ -391,9 +433,10 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   for (const std::string& name : spec.columns) column_ids.push_back(schema_.FindField(name));
   metrics->segments_opened += segments_.size();
   bool stop = false;
+  ScanScratch scratch;
   for (SeriesId id : spec.series) {
     if (id >= series_count_) continue;
-    GNOMON_RETURN_IF_ERROR(ScanSeries(id, spec, column_ids, consumer, metrics, &stop));
+    GNOMON_RETURN_IF_ERROR(ScanSeries(id, spec, column_ids, consumer, metrics, &scratch, &stop));
     if (stop) break;
   }
   return Status::OK();
