@@ -31,6 +31,22 @@ struct BucketAggregate {
   std::string field;   // field column (empty for count(*))
 };
 
+// Running state of one aggregate of one group: the count/sum/min/max subset of AggState that this
+// operator's aggregates need, in 40 bytes instead of AggState's ~200 (a query over 4,000 hosts x 13
+// hours keeps half a million of them). Results equal AggState's for the same rows and statistics.
+struct BucketState {
+  int64_t count = 0;
+  double sum = 0;
+  int64_t isum = 0;
+  bool int_overflow = false;
+  bool has = false;
+  union Best {
+    int64_t i;  // int64 and bool (0/1) columns
+    double f;
+    uint64_t u;
+  } best{0};
+};
+
 class BucketAggregateOperator final : public GroupedAggregateOperator {
  public:
   BucketAggregateOperator(std::shared_ptr<storage::TableReader> reader, std::string table,
@@ -48,6 +64,7 @@ class BucketAggregateOperator final : public GroupedAggregateOperator {
 
  protected:
   Status Compute() override;
+  Result<Value> TakeAggregate(size_t g, size_t a) override;
 
  private:
   struct Partial;
@@ -63,6 +80,7 @@ class BucketAggregateOperator final : public GroupedAggregateOperator {
   ExecutionContext* ctx_;
   int threads_;
   size_t newest_buckets_ = 0;
+  std::vector<BucketState> states_;  // group g's aggregates at [g * specs_.size(), ...), in output order
 };
 
 }  // namespace gnomon::query

@@ -16,7 +16,7 @@ Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
     for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], std::move(group_keys_[emitted_][k]));
     for (size_t a = 0; a < specs_.size(); ++a) {
       // Each group is emitted once: its values can be moved out.
-      GNOMON_ASSIGN_OR_RETURN(Value v, group_states_[emitted_][a].TakeResult(specs_[a]));
+      GNOMON_ASSIGN_OR_RETURN(Value v, TakeAggregate(emitted_, a));
       AppendValue(&chunk->columns[nkeys + a], std::move(v));
     }
     ++chunk->rows;
@@ -28,7 +28,7 @@ Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
 void GroupedAggregateOperator::AddEmptyGroupIfNoKeys(size_t num_keys) {
   if (num_keys == 0 && group_keys_.empty()) {
     group_keys_.emplace_back();
-    group_states_.emplace_back(specs_.size());
+    group_states_.emplace_back(specs_.size());  // count 0, NULL otherwise
   }
 }
 

@@ -21,6 +21,9 @@ class GroupedAggregateOperator : public Operator {
   Status NextImpl(Chunk* chunk, bool* done) final;
   // Without GROUP BY an aggregate over no rows still yields one row (count = 0, others NULL).
   void AddEmptyGroupIfNoKeys(size_t num_keys);
+  // The value of aggregate `a` of group `g`; each is taken once, so it may be moved out. A subclass
+  // with its own compact states overrides this (and leaves group_states_ empty).
+  virtual Result<Value> TakeAggregate(size_t g, size_t a) { return group_states_[g][a].TakeResult(specs_[a]); }
 
   std::vector<AggregateSpec> specs_;
   std::vector<std::vector<Value>> group_keys_;
