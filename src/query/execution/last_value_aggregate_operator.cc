@@ -193,8 +193,9 @@ Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_
           c.bits = static_cast<uint64_t>(last.time);
           break;
         case ScanColumn::Kind::kTag:
-          c.tag = tags[agg_tag_[a]];
-          c.has = !c.tag.empty();  // a series without the tag gives nothing
+          c.tag_data = tags[agg_tag_[a]].data();
+          c.tag_size = static_cast<uint32_t>(tags[agg_tag_[a]].size());
+          c.has = c.tag_size != 0;  // a series without the tag gives nothing
           break;
         case ScanColumn::Kind::kField: {
           const int f = field_index_[a];
@@ -226,8 +227,8 @@ Status LastValueAggregateOperator::Compute() {
   if (!key_tag_.empty()) best_.reserve(std::min<size_t>(series_.size(), 1 << 16) * naggs);
   // Blocks of series: first each series' cached row and tags are fetched (in two halves on two
   // threads when allowed), then merged into the groups in series order.
-  constexpr size_t kBlock = 4096;
-  constexpr size_t kMinParallel = 1024;
+  constexpr size_t kBlock = 1024;
+  constexpr size_t kMinParallel = 512;
   const size_t block = std::min(kBlock, series_.size());
   present_.resize(block);
   fetched_tags_.resize(block * ntags);
@@ -347,7 +348,7 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
           if (!st.has) {
             v.str.emplace_back();
           } else if (aggs_[a].column.kind == ScanColumn::Kind::kTag) {
-            v.str.emplace_back(st.tag);
+            v.str.emplace_back(st.tag());
           } else {
             v.str.push_back(std::move(best_strings_[g * naggs + a]));  // each group is emitted once
           }

@@ -41,12 +41,16 @@ class LastValueAggregateOperator final : public Operator {
 
  private:
   // The value one aggregate of one group has chosen so far.
+  // 32 bytes: one query may hold one per group and aggregate plus a block of candidates.
   struct Best {
-    int64_t time = 0;       // time of the chosen row
+    int64_t time = 0;             // time of the chosen row
+    uint64_t bits = 0;            // numeric / bool field value (doubles bit-cast), or the time
+    const char* tag_data = nullptr;  // tag argument: the value (a view into the series registry)
+    uint32_t tag_size = 0;
     bool has = false;
-    bool scan = false;      // candidates only: the value needs a scan back from the newest row
-    uint64_t bits = 0;      // numeric / bool field value (doubles bit-cast), or the time
-    std::string_view tag;   // tag argument: the value (a view into the series registry)
+    bool scan = false;            // candidates only: the value needs a scan back from the newest row
+
+    std::string_view tag() const { return std::string_view(tag_data, tag_size); }
   };
 
   Status Compute();
