@@ -289,6 +289,38 @@ Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, s
   }, out);
 }
 
+Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
+                             std::span<const std::pair<uint32_t, uint32_t>> ranges,
+                             std::span<std::vector<int64_t>* const> outs) {
+  GNOMON_CHECK(blocks.size() == outs.size());
+  std::vector<ChunkedDeltaReader> readers(blocks.size());
+  std::vector<ChunkedDeltaReader*> chunked;
+  std::vector<int64_t*> chunked_out;
+  std::string scratch;
+  std::vector<int64_t> whole;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    BlockView view;
+    GNOMON_RETURN_IF_ERROR(OpenBlock(blocks[i], &scratch, &view));
+    size_t total = 0;
+    for (const auto& [begin, end] : ranges) {
+      if (begin > end || end > view.count) {
+        return Status::InvalidArgument("block: range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                       ") is outside the block's " + std::to_string(view.count) + " values");
+      }
+      total += end - begin;
+    }
+    outs[i]->resize(total);
+    if (view.codec == Codec::kChunkedDelta && view.compression == Compression::kNone) {
+      GNOMON_RETURN_IF_ERROR(readers[i].Open(view.payload, view.count));
+      chunked.push_back(&readers[i]);
+      chunked_out.push_back(outs[i]->data());
+    } else {
+      GNOMON_RETURN_IF_ERROR(DecodeIntPayloadRanges(view, ranges, outs[i]->data(), &whole));
+    }
+  }
+  return DecodeChunkedTogether(chunked, ranges, chunked_out);
+}
+
 bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step) {
   if (block.empty() || static_cast<uint8_t>(block[0]) != MakeTag(Codec::kConstantDelta, Compression::kNone)) {
     return false;

@@ -54,6 +54,12 @@ Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, s
 Status DecodeInt64Ranges(std::string_view block, std::span<const std::pair<uint32_t, uint32_t>> ranges,
                          std::vector<int64_t>* out);
 
+// The same ranges of several integer blocks (e.g. the columns of one row group), block i into
+// *outs[i]; chunked blocks are decoded side by side (see DecodeChunkedTogether).
+Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
+                             std::span<const std::pair<uint32_t, uint32_t>> ranges,
+                             std::span<std::vector<int64_t>* const> outs);
+
 // True when `block` is an arithmetic progression (constant_delta): then *first and *step describe
 // it and value i is first + i * step (mod 2^64). Reads only the header and two varints.
 bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step);

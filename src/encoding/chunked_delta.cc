@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <cstring>
 #include <vector>
 
@@ -29,6 +30,7 @@ using ChunkInfo = ChunkedDeltaReader::Chunk;
 
 // One chunk's decoding state in one-byte mode: symbol i is the zigzag delta of value i + 1.
 struct Cursor {
+  const HuffmanDecodeTable* table;
   const uint8_t* bits;
   size_t nbytes;
   uint64_t pos;   // bit position
@@ -36,13 +38,15 @@ struct Cursor {
   size_t n;       // symbols to decode
   size_t i;       // symbols decoded
   uint64_t acc;
+  bool exact;     // the whole stream is decoded: it must be consumed exactly
 };
 
 inline bool FastReady(const Cursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
 
 // Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). Returns nonzero on a
 // bit pattern that is no code or a byte >= 0x80 (not a one-byte varint).
-inline uint32_t DecodeFour(const HuffmanDecodeTable& t, Cursor* c) {
+inline uint32_t DecodeFour(Cursor* c) {
+  const HuffmanDecodeTable& t = *c->table;
   uint64_t w;
   std::memcpy(&w, c->bits + (c->pos >> 3), 8);
   w >>= (c->pos & 7);
@@ -61,7 +65,8 @@ inline uint32_t DecodeFour(const HuffmanDecodeTable& t, Cursor* c) {
 }
 
 // Bounds-checked, one symbol at a time: stream tails. False on an invalid or overrun stream.
-bool DecodeTail(const HuffmanDecodeTable& t, Cursor* c) {
+bool DecodeTail(Cursor* c) {
+  const HuffmanDecodeTable& t = *c->table;
   const uint64_t total_bits = uint64_t{c->nbytes} * 8;
   for (; c->i < c->n;) {
     const size_t byte = c->pos >> 3;
@@ -81,30 +86,35 @@ bool DecodeTail(const HuffmanDecodeTable& t, Cursor* c) {
   return true;
 }
 
-// Decodes K chunks at once so that their table-lookup chains overlap.
-template <int K>
-bool DecodeCursors(const HuffmanDecodeTable& t, Cursor* cs) {
+// Runs every cursor, four at a time, so that their table-lookup chains overlap (a single chain is
+// bound by the lookup latency); a finished cursor's place goes to the next one. False on a bad
+// stream.
+bool RunCursors(Cursor* cs, size_t n) {
+  Cursor* active[4];
+  int na = 0;
+  size_t next = 0;
   uint32_t bad = 0;
   for (;;) {
-    bool ready = true;
-    for (int k = 0; k < K; ++k) ready &= FastReady(cs[k]);
-    if (!ready) break;
-    for (int k = 0; k < K; ++k) bad |= DecodeFour(t, &cs[k]);
-  }
-  for (int k = 0; k < K; ++k) {
-    while (FastReady(cs[k])) bad |= DecodeFour(t, &cs[k]);
-    if (!DecodeTail(t, &cs[k])) return false;
+    while (na < 4 && next < n) active[na++] = &cs[next++];
+    if (na == 0) break;
+    bool all_ready = true;
+    for (int k = 0; k < na; ++k) all_ready &= FastReady(*active[k]);
+    if (all_ready) {
+      for (int k = 0; k < na; ++k) bad |= DecodeFour(active[k]);
+      continue;
+    }
+    for (int k = 0; k < na;) {
+      if (FastReady(*active[k])) {
+        ++k;
+        continue;
+      }
+      Cursor* c = active[k];
+      if (!DecodeTail(c)) return false;
+      if (c->exact && (c->pos + 7) / 8 != c->nbytes) return false;  // padded stream
+      active[k] = active[--na];
+    }
   }
   return bad == 0;
-}
-
-bool DecodeCursorGroup(const HuffmanDecodeTable& t, Cursor* cs, int k) {
-  switch (k) {
-    case 1: return DecodeCursors<1>(t, cs);
-    case 2: return DecodeCursors<2>(t, cs);
-    case 3: return DecodeCursors<3>(t, cs);
-    default: return DecodeCursors<4>(t, cs);
-  }
 }
 
 // Multi-byte mode: the chunk's varint bytes are decoded first, then read as LEB128 deltas.
@@ -240,51 +250,71 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   return Status::OK();
 }
 
-Status ChunkedDeltaReader::Decode(size_t begin, size_t end, int64_t* out) {
+// Decoding work planned across readers and ranges, run together.
+struct ChunkedRangePlan {
+  std::vector<Cursor> cursors;
+  struct Copy {
+    const int64_t* from;
+    size_t count;
+    int64_t* to;
+  };
+  std::vector<Copy> copies;  // chunks that start before their range: decoded aside, then copied
+  std::vector<std::unique_ptr<int64_t[]>> scratch;
+
+  Status Run() {
+    if (!RunCursors(cursors.data(), cursors.size())) {
+      return Status::Corruption("block: codec chunked_delta: invalid, truncated, overlong or padded bit stream");
+    }
+    for (const Copy& c : copies) std::copy(c.from, c.from + c.count, c.to);
+    return Status::OK();
+  }
+};
+
+Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedRangePlan* plan) {
   GNOMON_CHECK(begin <= end && end <= n_);
   if (begin == end) return Status::OK();
-  auto corrupt = [&](const std::string& what) {
-    return Status::Corruption("block: codec chunked_delta: " + what + " (rows " + std::to_string(begin) + ".." +
-                              std::to_string(end) + " of a " + std::to_string(payload_.size()) + "-byte payload)");
-  };
-  // The chunks holding [begin, end); a chunk starting before `begin` is decoded into scratch.
+  // The chunks holding [begin, end); a chunk starting before `begin` is decoded aside.
   const size_t c0 = begin < layout_.first ? 0 : 1 + (begin - layout_.first) / layout_.size;
   const size_t c1 = end <= layout_.first ? 0 : 1 + (end - 1 - layout_.first) / layout_.size;
   const bool whole = begin == 0 && end == n_;
-  Cursor cursors[4];
-  int k = 0;
-  auto flush = [&]() -> Status {
-    if (k > 0 && !DecodeCursorGroup(table_, cursors, k)) return corrupt("invalid, truncated or overlong bit stream");
-    if (whole) {
-      for (int j = 0; j < k; ++j) {
-        if ((cursors[j].pos + 7) / 8 != cursors[j].nbytes) return corrupt("padded bit stream");
-      }
-    }
-    k = 0;
-    return Status::OK();
-  };
   for (size_t c = c0; c <= c1; ++c) {
     const Chunk& ch = chunks_[c];
     const size_t values = std::min(ch.values, end - ch.start);  // stop inside the last chunk
-    int64_t* dst;
+    int64_t* dst = out + (ch.start - std::min(ch.start, begin));
     if (ch.start < begin) {
-      scratch_.resize(values);
-      dst = scratch_.data();
-    } else {
-      dst = out + (ch.start - begin);
+      plan->scratch.push_back(std::make_unique<int64_t[]>(values));
+      dst = plan->scratch.back().get();
+      plan->copies.push_back({dst + (begin - ch.start), values - (begin - ch.start), out});
     }
     if (multi_byte_) {
       GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, values, whole, payload_, dst));
     } else {
       dst[0] = ch.base;
-      cursors[k++] = Cursor{ch.stream, ch.stream_bytes, 0, dst, values - 1, 0, static_cast<uint64_t>(ch.base)};
-      if (ch.start < begin || k == 4) GNOMON_RETURN_IF_ERROR(flush());
-    }
-    if (ch.start < begin) {
-      std::copy(scratch_.begin() + (begin - ch.start), scratch_.begin() + values, out);
+      plan->cursors.push_back(Cursor{&table_, ch.stream, ch.stream_bytes, 0, dst, values - 1, 0,
+                                     static_cast<uint64_t>(ch.base), whole});
     }
   }
-  return flush();
+  return Status::OK();
+}
+
+Status ChunkedDeltaReader::Decode(size_t begin, size_t end, int64_t* out) {
+  ChunkedRangePlan plan;
+  GNOMON_RETURN_IF_ERROR(Plan(begin, end, out, &plan));
+  return plan.Run();
+}
+
+Status DecodeChunkedTogether(std::span<ChunkedDeltaReader* const> readers,
+                             std::span<const std::pair<uint32_t, uint32_t>> ranges, std::span<int64_t* const> outs) {
+  GNOMON_CHECK(readers.size() == outs.size());
+  ChunkedRangePlan plan;
+  for (size_t i = 0; i < readers.size(); ++i) {
+    int64_t* out = outs[i];
+    for (const auto& [b, e] : ranges) {
+      GNOMON_RETURN_IF_ERROR(readers[i]->Plan(b, e, out, &plan));
+      out += e - b;
+    }
+  }
+  return plan.Run();
 }
 
 Status DecodeChunkedDelta(std::string_view payload, size_t n, size_t begin, size_t end, int64_t* out) {

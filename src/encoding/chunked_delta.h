@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/base/status.h"
@@ -39,6 +40,8 @@ struct ChunkLayout {
 // Appends the payload for v (REQUIRES: v.size() >= 2, layout.enabled(), deltas = v[i+1] - v[i]).
 void EncodeChunkedDelta(std::span<const int64_t> v, std::span<const int64_t> deltas, const ChunkLayout& layout,
                         std::string* out);
+
+struct ChunkedRangePlan;
 
 // An opened chunked_delta payload: the header and code table parsed once, then any number of
 // ranges decoded. The payload must outlive the reader.
@@ -58,6 +61,8 @@ class ChunkedDeltaReader {
   // Decodes values [begin, end) into out[0..end-begin). REQUIRES: Open succeeded, begin <= end <= n.
   // A full decode (0, n) checks that every stream is consumed exactly.
   Status Decode(size_t begin, size_t end, int64_t* out);
+  // Adds the work of decoding [begin, end) into out to *plan (DecodeChunkedTogether).
+  Status Plan(size_t begin, size_t end, int64_t* out, ChunkedRangePlan* plan);
 
  private:
   std::string_view payload_;
@@ -66,8 +71,13 @@ class ChunkedDeltaReader {
   ChunkLayout layout_;
   HuffmanDecodeTable table_;
   std::vector<Chunk> chunks_;
-  std::vector<int64_t> scratch_;
 };
+
+// Decodes `ranges` (each [first, second) inside every block) of several opened payloads, e.g. the
+// columns of one row group, into outs[i] (concatenated), running their chunks' decode chains side
+// by side: a partial-hour read has one or two chunks per column, too few to overlap on their own.
+Status DecodeChunkedTogether(std::span<ChunkedDeltaReader* const> readers,
+                             std::span<const std::pair<uint32_t, uint32_t>> ranges, std::span<int64_t* const> outs);
 
 // Decodes values [begin, end) of an n-value payload into out[0..end-begin).
 // REQUIRES: begin <= end <= n. A full decode (0, n) checks that every stream is consumed exactly.

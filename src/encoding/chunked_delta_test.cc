@@ -121,6 +121,37 @@ TEST(ChunkedDeltaTest, DamagedChunkHeadersAreCorruption) {
   }
 }
 
+TEST(ChunkedDeltaTest, ManyBlocksDecodeTogetherAsEachAlone) {
+  std::vector<std::vector<int64_t>> values;
+  std::vector<std::string> blocks;
+  const ChunkLayout layouts[] = {{360, 360}, {88, 360}, {7, 50}, {100, 256}};
+  size_t k = 0;
+  for (IntShape shape : AllIntShapes()) {
+    values.push_back(MakeInts(shape, 5000, k + 1));
+    blocks.emplace_back();
+    EncodeInt64s(values.back(), layouts[k++ % 4], &blocks.back());  // chunked where it applies
+    blocks.push_back(ChunkedBlock(values.back(), layouts[k % 4]));    // always chunked
+    values.push_back(values.back());
+  }
+  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {{0, 1}, {17, 400}, {719, 1081}, {4990, 5000}};
+  std::vector<std::string_view> views(blocks.begin(), blocks.end());
+  std::vector<std::vector<int64_t>> outs(blocks.size());
+  std::vector<std::vector<int64_t>*> out_ptrs;
+  for (auto& o : outs) out_ptrs.push_back(&o);
+  ASSERT_TRUE(DecodeInt64RangesMany(views, ranges, out_ptrs).ok());
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    std::vector<int64_t> want;
+    for (const auto& [b, e] : ranges) want.insert(want.end(), values[i].begin() + b, values[i].begin() + e);
+    EXPECT_EQ(outs[i], want) << "block " << i << " " << CodecName(static_cast<uint8_t>(blocks[i][0]));
+  }
+  // A damaged block among them is Corruption.
+  std::string bad = blocks[1];
+  bad[bad.size() / 2] ^= 0x55;
+  views[1] = bad;
+  Status s = DecodeInt64RangesMany(views, ranges, out_ptrs);
+  EXPECT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+}
+
 RC_GTEST_PROP(ChunkedDeltaProperty, AnyRangeMatches,
               (const std::vector<int8_t>& steps, uint16_t first, uint16_t size, uint16_t b, uint16_t e)) {
   RC_PRE(steps.size() >= 2);

@@ -319,4 +319,40 @@ Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
   return Status::OK();
 }
 
+Status SegmentReader::ReadColumnsRows(const RowGroupMeta& group, const std::vector<size_t>& columns,
+                                      const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                      const std::vector<DecodedColumn*>& outs) const {
+  std::vector<std::string_view> blocks;
+  std::vector<std::vector<int64_t>*> dense;
+  std::vector<DecodedColumn*> dense_cols;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnChunkMeta& meta = chunk(group, columns[i]);
+    const ValueType type = index_.columns[columns[i]].type;
+    const bool integer = type == ValueType::kInt64 || type == ValueType::kUInt64;
+    if (meta.presence != ColumnChunkMeta::kDense || !integer || meta.stats.count != group.rows) {
+      GNOMON_RETURN_IF_ERROR(ReadColumnRows(group, columns[i], ranges, outs[i]));
+      continue;
+    }
+    std::string_view block;
+    GNOMON_RETURN_IF_ERROR(Block(meta.offset, meta.length, meta.crc, &block));
+    outs[i]->Clear();
+    outs[i]->type = type;
+    blocks.push_back(block);
+    dense.push_back(&outs[i]->i64);  // uint64 values travel as their bit patterns
+    dense_cols.push_back(outs[i]);
+  }
+  for (const auto& [b, e] : ranges) {
+    if (b > e || e > group.rows) return Status::InvalidArgument("segment " + path_ + ": row range outside the group");
+  }
+  Status s = encoding::DecodeInt64RangesMany(blocks, ranges, dense);
+  if (!s.ok()) return s.WithContext("segment " + path_);
+  for (DecodedColumn* c : dense_cols) {
+    if (c->type != ValueType::kUInt64) continue;
+    c->u64.resize(c->i64.size());
+    std::memcpy(c->u64.data(), c->i64.data(), c->i64.size() * sizeof(int64_t));
+    c->i64.clear();
+  }
+  return Status::OK();
+}
+
 }  // namespace gnomon::storage

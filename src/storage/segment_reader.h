@@ -48,6 +48,11 @@ class SegmentReader {
   // other columns are decoded whole and cut.
   Status ReadColumnRows(const RowGroupMeta& group, size_t column,
                         const std::vector<std::pair<uint32_t, uint32_t>>& ranges, DecodedColumn* out) const;
+  // ReadColumnRows for several columns (columns[i] into *outs[i]); chunked integer columns are
+  // decoded side by side, which overlaps their decode chains.
+  Status ReadColumnsRows(const RowGroupMeta& group, const std::vector<size_t>& columns,
+                         const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                         const std::vector<DecodedColumn*>& outs) const;
 
  private:
   SegmentReader(std::string path, std::unique_ptr<port::RandomAccessFile> file)

@@ -37,6 +37,8 @@ struct ScanScratch {
   SortedSeries rows;
   std::vector<int> all_columns;
   BlockStatsView view;
+  std::vector<size_t> read_columns;  // segment columns to decode for the current group
+  std::vector<DecodedColumn*> read_outs;
 };
 
 void ReverseColumn(DecodedColumn* c) {
@@ -406,6 +408,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         }
         times.resize(kept);
       }
+      scratch->read_columns.clear();
+      scratch->read_outs.clear();
       for (size_t i = 0; i < column_ids.size(); ++i) {
         int c = column_ids[i];
         if (c < 0) {
@@ -413,9 +417,11 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         } else if (static_cast<size_t>(c) >= seg_columns) {
           cols[i].AssignNulls(schema_.fields()[c].type, times.size());
         } else {
-          GNOMON_RETURN_IF_ERROR(seg.ReadColumnRows(group, c, ranges, &cols[i]));
+          scratch->read_columns.push_back(static_cast<size_t>(c));
+          scratch->read_outs.push_back(&cols[i]);
         }
       }
+      GNOMON_RETURN_IF_ERROR(seg.ReadColumnsRows(group, scratch->read_columns, ranges, scratch->read_outs));
       if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
         *stop = true;
         return Status::OK();
