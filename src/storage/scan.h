@@ -66,6 +66,16 @@ struct BlockStatsView {
   std::vector<ColumnStats> columns;  // in ScanSpec::columns order
 };
 
+// A comparison of one scanned numeric column with a constant that a scan may use to skip rows:
+// rows for which it is certainly false may be left out of the batches (rows near passing ones may
+// still be delivered). The consumer applies its own filter regardless.
+struct ScanPredicate {
+  enum class Op : uint8_t { kGt, kGe, kLt, kLe };
+  int column = -1;  // index into ScanSpec::columns; -1: none
+  Op op = Op::kGt;
+  double value = 0;
+};
+
 struct ScanSpec {
   std::vector<SeriesId> series;  // ascending; the series to read
   int64_t min_time = std::numeric_limits<int64_t>::min();  // inclusive
@@ -73,6 +83,9 @@ struct ScanSpec {
   std::vector<std::string> columns;  // field column names; unknown names read as all-NULL
   bool newest_first = false;  // per series, deliver rows newest first
   bool offer_stats = false;   // call OnBlockStats before decoding blocks that qualify
+  // Stored blocks decode the predicate's column first and the other columns only around rows
+  // that pass (a selective filter then decodes a fraction of the data).
+  ScanPredicate predicate;
 };
 
 class ScanConsumer {

@@ -1,5 +1,6 @@
 // Table: read snapshots and scans (the TableReader the query layer sees).
 #include <algorithm>
+#include <type_traits>
 
 #include "src/storage/row_selection.h"
 #include "src/storage/table.h"
@@ -37,9 +38,51 @@ struct ScanScratch {
   SortedSeries rows;
   std::vector<int> all_columns;
   BlockStatsView view;
+  DecodedColumn predicate_values;
   std::vector<size_t> read_columns;  // segment columns to decode for the current group
   std::vector<DecodedColumn*> read_outs;
 };
+
+// Whether `x` may pass the predicate (false only when it certainly fails). Integers compare
+// exactly against the constant; NaN and values a double cannot hold exactly are kept.
+template <typename T>
+inline bool MayPass(T x, const ScanPredicate& p) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return true;
+  } else {
+    constexpr T kExact = T{1} << 53;
+    if (x > kExact || (std::is_signed_v<T> && x < -static_cast<std::make_signed_t<T>>(kExact))) return true;
+  }
+  const double d = static_cast<double>(x);
+  switch (p.op) {
+    case ScanPredicate::Op::kGt: return d > p.value;
+    case ScanPredicate::Op::kGe: return d >= p.value;
+    case ScanPredicate::Op::kLt: return d < p.value;
+    case ScanPredicate::Op::kLe: return d <= p.value;
+  }
+  return true;
+}
+
+// Narrows `ranges` (ascending row spans of a group) to the spans around rows whose predicate
+// column (`values`, the rows of `ranges` concatenated) may pass; spans closer than kJoinGap rows
+// are joined, as decoding restarts at a chunk boundary for each span.
+template <typename T>
+void NarrowRanges(const T* values, const ScanPredicate& p, std::vector<std::pair<uint32_t, uint32_t>>* ranges) {
+  constexpr uint32_t kJoinGap = 256;
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  size_t k = 0;
+  for (const auto& [b, e] : *ranges) {
+    for (uint32_t r = b; r < e; ++r, ++k) {
+      if (!MayPass(values[k], p)) continue;
+      if (!out.empty() && out.back().second + kJoinGap >= r && out.back().second >= b) {
+        out.back().second = r + 1;
+      } else {
+        out.emplace_back(r, r + 1);
+      }
+    }
+  }
+  *ranges = std::move(out);
+}
 
 void ReverseColumn(DecodedColumn* c) {
   ReverseIfAny(&c->i64);
@@ -395,6 +438,24 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       if (at < hi) ranges.emplace_back(at, hi);
       if (ranges.empty()) continue;
+      // A predicate on a fully present numeric column: decode it first, then only the spans
+      // around rows that may pass.
+      const int pc = spec.predicate.column >= 0 ? column_ids[spec.predicate.column] : -1;
+      if (pc >= 0 && static_cast<size_t>(pc) < seg_columns &&
+          seg.chunk(group, pc).presence == ColumnChunkMeta::kDense) {
+        DecodedColumn& pv = scratch->predicate_values;
+        GNOMON_RETURN_IF_ERROR(seg.ReadColumnRows(group, pc, ranges, &pv));
+        switch (pv.type) {
+          case ValueType::kInt64: NarrowRanges(pv.i64.data(), spec.predicate, &ranges); break;
+          case ValueType::kUInt64: NarrowRanges(pv.u64.data(), spec.predicate, &ranges); break;
+          case ValueType::kFloat64: NarrowRanges(pv.f64.data(), spec.predicate, &ranges); break;
+          default: break;
+        }
+        if (ranges.empty()) {
+          ++metrics->blocks_pruned;
+          continue;
+        }
+      }
       if (even) {
         times.clear();
         for (const auto& [b, e] : ranges) {

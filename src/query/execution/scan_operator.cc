@@ -1,5 +1,7 @@
 #include "src/query/execution/scan_operator.h"
 
+#include <cmath>
+
 #include <condition_variable>
 #include <mutex>
 #include <system_error>
@@ -223,6 +225,66 @@ ScanOperator::ScanOperator(std::shared_ptr<storage::TableReader> reader, std::st
     schema_.push_back(ResultColumn{c.name, c.type});
     if (c.kind == ScanColumn::Kind::kField) spec_.columns.push_back(c.name);
   }
+}
+
+namespace {
+
+// Finds `field op constant` (or `constant op field`) with a numeric field among the AND terms of
+// `e`; *spec_column is the field's index among the scan's field columns.
+bool FindStoragePredicate(const BoundExpr& e, const std::vector<ScanColumn>& columns,
+                          storage::ScanPredicate* out) {
+  if (e.kind == BoundKind::kAnd) {
+    for (const BoundExprPtr& c : e.children) {
+      if (FindStoragePredicate(*c, columns, out)) return true;
+    }
+    return false;
+  }
+  if (e.kind != BoundKind::kCompare || e.children.size() != 2) return false;
+  const BoundExpr* col = e.children[0].get();
+  const BoundExpr* con = e.children[1].get();
+  BinaryOp op = e.op;
+  if (col->kind == BoundKind::kConstant) {  // constant op column: mirror the comparison
+    std::swap(col, con);
+    switch (op) {
+      case BinaryOp::kLess: op = BinaryOp::kGreater; break;
+      case BinaryOp::kLessEqual: op = BinaryOp::kGreaterEqual; break;
+      case BinaryOp::kGreater: op = BinaryOp::kLess; break;
+      case BinaryOp::kGreaterEqual: op = BinaryOp::kLessEqual; break;
+      default: return false;
+    }
+  }
+  if (col->kind != BoundKind::kColumn || con->kind != BoundKind::kConstant || con->constant.is_null()) return false;
+  if (col->column < 0 || static_cast<size_t>(col->column) >= columns.size()) return false;
+  const ScanColumn& sc = columns[col->column];
+  if (sc.kind != ScanColumn::Kind::kField) return false;
+  if (sc.type != ValueType::kInt64 && sc.type != ValueType::kUInt64 && sc.type != ValueType::kFloat64) return false;
+  const ValueType ct = con->constant.type;
+  if (ct != ValueType::kInt64 && ct != ValueType::kUInt64 && ct != ValueType::kFloat64) return false;
+  const double v = con->constant.AsDouble();
+  if (v != v) return false;
+  // Integer constants beyond 2^53 do not survive the double: leave those to the filter.
+  if (ct != ValueType::kFloat64 && std::fabs(v) > 9007199254740992.0) return false;
+  switch (op) {
+    case BinaryOp::kGreater: out->op = storage::ScanPredicate::Op::kGt; break;
+    case BinaryOp::kGreaterEqual: out->op = storage::ScanPredicate::Op::kGe; break;
+    case BinaryOp::kLess: out->op = storage::ScanPredicate::Op::kLt; break;
+    case BinaryOp::kLessEqual: out->op = storage::ScanPredicate::Op::kLe; break;
+    default: return false;
+  }
+  int field = 0;
+  for (int i = 0; i < col->column; ++i) field += columns[i].kind == ScanColumn::Kind::kField;
+  out->column = field;
+  out->value = v;
+  return true;
+}
+
+}  // namespace
+
+void ScanOperator::SetPrefilter(BoundExprPtr predicate, std::string text) {
+  storage::ScanPredicate p;
+  if (predicate && FindStoragePredicate(*predicate, columns_, &p)) spec_.predicate = p;
+  prefilter_ = std::move(predicate);
+  prefilter_text_ = std::move(text);
 }
 
 std::string ScanOperator::Describe() const {

@@ -32,10 +32,9 @@ class ScanOperator final : public Operator {
                size_t per_series_limit, std::string pushdown_note);
   // Evaluates `predicate` (bound against this operator's columns, using no tag column) on each
   // batch before tag values are materialised, keeping only the rows where it is true.
-  void SetPrefilter(BoundExprPtr predicate, std::string text) {
-    prefilter_ = std::move(predicate);
-    prefilter_text_ = std::move(text);
-  }
+  // A comparison of a numeric field with a constant among its AND terms also goes to storage as a
+  // ScanPredicate, so stored blocks decode other columns only around rows that may pass.
+  void SetPrefilter(BoundExprPtr predicate, std::string text);
   ~ScanOperator() override;
   std::string Describe() const override;
 
