@@ -293,11 +293,16 @@ Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
                              std::span<const std::pair<uint32_t, uint32_t>> ranges,
                              std::span<std::vector<int64_t>* const> outs) {
   GNOMON_CHECK(blocks.size() == outs.size());
-  std::vector<ChunkedDeltaReader> readers(blocks.size());
-  std::vector<ChunkedDeltaReader*> chunked;
-  std::vector<int64_t*> chunked_out;
-  std::string scratch;
-  std::vector<int64_t> whole;
+  // Per-thread buffers, reused: a reader holds a decode table (8 KB) that should not be zeroed
+  // and freed for every row group.
+  thread_local std::vector<ChunkedDeltaReader> readers;
+  thread_local std::vector<ChunkedDeltaReader*> chunked;
+  thread_local std::vector<int64_t*> chunked_out;
+  thread_local std::string scratch;
+  thread_local std::vector<int64_t> whole;
+  if (readers.size() < blocks.size()) readers.resize(blocks.size());
+  chunked.clear();
+  chunked_out.clear();
   for (size_t i = 0; i < blocks.size(); ++i) {
     BlockView view;
     GNOMON_RETURN_IF_ERROR(OpenBlock(blocks[i], &scratch, &view));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cstring>
 #include <vector>
 
@@ -47,20 +46,28 @@ inline bool FastReady(const Cursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) +
 // bit pattern that is no code or a byte >= 0x80 (not a one-byte varint).
 inline uint32_t DecodeFour(Cursor* c) {
   const HuffmanDecodeTable& t = *c->table;
+  // Work on locals: stores through c->out could alias the cursor's fields, which would keep the
+  // compiler from holding them in registers.
+  uint64_t pos = c->pos;
+  uint64_t acc = c->acc;
+  int64_t* out = c->out + c->i;
   uint64_t w;
-  std::memcpy(&w, c->bits + (c->pos >> 3), 8);
-  w >>= (c->pos & 7);
+  std::memcpy(&w, c->bits + (pos >> 3), 8);
+  w >>= (pos & 7);
   uint32_t bad = 0;
-  for (int j = 0; j < 4; ++j) {
+  for (int j = 1; j <= 4; ++j) {
     const uint16_t e = t.Lookup(w);
     const uint32_t len = e >> 8;
     const uint32_t z = e & 0xff;
     bad |= (len == 0) | (z & 0x80);
     w >>= len;
-    c->pos += len;
-    c->acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
-    c->out[++c->i] = static_cast<int64_t>(c->acc);
+    pos += len;
+    acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
+    out[j] = static_cast<int64_t>(acc);
   }
+  c->pos = pos;
+  c->acc = acc;
+  c->i += 4;
   return bad;
 }
 
@@ -259,7 +266,22 @@ struct ChunkedRangePlan {
     int64_t* to;
   };
   std::vector<Copy> copies;  // chunks that start before their range: decoded aside, then copied
-  std::vector<std::unique_ptr<int64_t[]>> scratch;
+  // Buffers for those chunks, reused across calls (a moved inner vector keeps its buffer, so
+  // pointers into them survive the outer vector's growth).
+  std::vector<std::vector<int64_t>> scratch;
+  size_t scratch_used = 0;
+
+  void Reset() {
+    cursors.clear();
+    copies.clear();
+    scratch_used = 0;
+  }
+  int64_t* Scratch(size_t n) {
+    if (scratch_used == scratch.size()) scratch.emplace_back();
+    std::vector<int64_t>& v = scratch[scratch_used++];
+    v.resize(n);
+    return v.data();
+  }
 
   Status Run() {
     if (!RunCursors(cursors.data(), cursors.size())) {
@@ -282,8 +304,7 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
     const size_t values = std::min(ch.values, end - ch.start);  // stop inside the last chunk
     int64_t* dst = out + (ch.start - std::min(ch.start, begin));
     if (ch.start < begin) {
-      plan->scratch.push_back(std::make_unique<int64_t[]>(values));
-      dst = plan->scratch.back().get();
+      dst = plan->Scratch(values);
       plan->copies.push_back({dst + (begin - ch.start), values - (begin - ch.start), out});
     }
     if (multi_byte_) {
@@ -297,8 +318,19 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
   return Status::OK();
 }
 
+namespace {
+
+// One plan per thread, reused: decoding a few hundred values should not allocate.
+ChunkedRangePlan& ThreadPlan() {
+  thread_local ChunkedRangePlan plan;
+  plan.Reset();
+  return plan;
+}
+
+}  // namespace
+
 Status ChunkedDeltaReader::Decode(size_t begin, size_t end, int64_t* out) {
-  ChunkedRangePlan plan;
+  ChunkedRangePlan& plan = ThreadPlan();
   GNOMON_RETURN_IF_ERROR(Plan(begin, end, out, &plan));
   return plan.Run();
 }
@@ -306,7 +338,7 @@ Status ChunkedDeltaReader::Decode(size_t begin, size_t end, int64_t* out) {
 Status DecodeChunkedTogether(std::span<ChunkedDeltaReader* const> readers,
                              std::span<const std::pair<uint32_t, uint32_t>> ranges, std::span<int64_t* const> outs) {
   GNOMON_CHECK(readers.size() == outs.size());
-  ChunkedRangePlan plan;
+  ChunkedRangePlan& plan = ThreadPlan();
   for (size_t i = 0; i < readers.size(); ++i) {
     int64_t* out = outs[i];
     for (const auto& [b, e] : ranges) {
