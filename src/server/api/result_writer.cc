@@ -227,26 +227,18 @@ char* ResultWriter::WriteCell(char* p, const query::ResultVector& v, size_t row)
   }
 }
 
-size_t ResultWriter::Bound(const query::ResultChunk& chunk, size_t begin, size_t end) const {
-  const size_t rows = end - begin;
-  const bool json = format_ == ResultFormat::kJson;
-  // Row framing: "[", "]", the separating "," (JSON) or "\r\n" (CSV), and commas between cells.
-  size_t bound = rows * (3 + chunk.columns.size());
+size_t ResultWriter::FixedRowBound(const query::ResultChunk& chunk) const {
+  // Row framing: "[", "]", the separating "," (JSON) or "\r\n" (CSV), and commas between cells;
+  // then every cell but strings, whose room is made cell by cell.
+  size_t bound = 3 + chunk.columns.size();
   for (const query::ResultVector& v : chunk.columns) {
     switch (v.type) {
       case ValueType::kInt64:
-      case ValueType::kUInt64: bound += rows * kIntBound; break;
-      case ValueType::kFloat64: bound += rows * kDoubleBound; break;
-      case ValueType::kTimestamp: bound += rows * kTimeBound; break;
-      case ValueType::kString: {
-        // JSON escapes take up to 6 bytes per input byte ("\u001f", "\ufffd"); CSV doubles
-        // quotes. The scratch buffer is never initialised, so a loose bound costs nothing.
-        size_t bytes = 0;
-        for (size_t r = begin; r < end; ++r) bytes += v.str[r].size();
-        bound += bytes * (json ? 6 : 2) + 2 * rows;
-        break;
-      }
-      default: bound += rows * 5; break;  // null, true, false
+      case ValueType::kUInt64: bound += kIntBound; break;
+      case ValueType::kFloat64: bound += kDoubleBound; break;
+      case ValueType::kTimestamp: bound += kTimeBound; break;
+      case ValueType::kString: bound += 4; break;  // "null"
+      default: bound += 5; break;  // null, true, false
     }
   }
   return bound;
@@ -255,36 +247,50 @@ size_t ResultWriter::Bound(const query::ResultChunk& chunk, size_t begin, size_t
 Status ResultWriter::Chunk(const query::ResultChunk& chunk) {
   const bool json = format_ == ResultFormat::kJson;
   const size_t ncols = chunk.columns.size();
-  // Blocks of rows keep the scratch buffer small whatever the chunk's size.
-  constexpr size_t kBlockRows = 256;
-  for (size_t begin = 0; begin < chunk.rows; begin += kBlockRows) {
-    const size_t end = std::min(chunk.rows, begin + kBlockRows);
-    const size_t bound = Bound(chunk, begin, end);
-    if (bound > scratch_size_) {
-      scratch_size_ = std::max(bound, 2 * scratch_size_);
-      scratch_.reset(new char[scratch_size_]);
-    }
-    char* const start = scratch_.get();
-    char* p = start;
-    for (size_t r = begin; r < end; ++r) {
-      if (json) {
-        if (rows_ > 0) *p++ = ',';
-        *p++ = '[';
-      }
-      for (size_t c = 0; c < ncols; ++c) {
-        if (c) *p++ = ',';
-        p = WriteCell(p, chunk.columns[c], r);
-      }
-      if (json) {
-        *p++ = ']';
-      } else {
-        *p++ = '\r';
-        *p++ = '\n';
-      }
-      ++rows_;
-    }
-    out_->append(start, p - start);
+  const size_t row_bound = FixedRowBound(chunk);
+  // Rows render into the scratch buffer, which goes to `out` whenever the next piece might not
+  // fit (and at the end): no per-byte appends and no pass over the chunk to size it.
+  constexpr size_t kScratchBytes = 64 << 10;
+  if (scratch_size_ < std::max(kScratchBytes, row_bound)) {
+    scratch_size_ = std::max(kScratchBytes, row_bound);
+    scratch_.reset(new char[scratch_size_]);
   }
+  char* start = scratch_.get();
+  char* p = start;
+  auto make_room = [&](size_t n) {
+    if (static_cast<size_t>(start + scratch_size_ - p) >= n) return;
+    out_->append(start, p - start);
+    if (n > scratch_size_) {
+      scratch_size_ = n;
+      scratch_.reset(new char[scratch_size_]);
+      start = scratch_.get();
+    }
+    p = start;
+  };
+  for (size_t r = 0; r < chunk.rows; ++r) {
+    make_room(row_bound);
+    if (json) {
+      if (rows_ > 0) *p++ = ',';
+      *p++ = '[';
+    }
+    for (size_t c = 0; c < ncols; ++c) {
+      if (c) *p++ = ',';
+      const query::ResultVector& v = chunk.columns[c];
+      if (v.type == ValueType::kString) {
+        // JSON escapes take up to 6 bytes per input byte ("\u001f", "\ufffd"); CSV doubles quotes.
+        make_room(v.str[r].size() * (json ? 6 : 2) + 2 + row_bound);
+      }
+      p = WriteCell(p, v, r);
+    }
+    if (json) {
+      *p++ = ']';
+    } else {
+      *p++ = '\r';
+      *p++ = '\n';
+    }
+    ++rows_;
+  }
+  out_->append(start, p - start);
   return Status::OK();
 }
 

@@ -2,7 +2,7 @@
 // {"columns":[{"name":..,"type":..}],"rows":[[..],..]} or CSV with a header line.
 // Each writes incrementally into `out`; the caller may drain `out` between chunks.
 //
-// A chunk is rendered in one pass into a scratch buffer sized for its worst case (no per-byte
+// Rows are rendered into a scratch buffer with room checked per row and per string (no per-byte
 // appends): integers and floats with std::to_chars, strings copied whole unless they need
 // escaping, timestamps with the calendar date computed once per day.
 #pragma once
@@ -32,8 +32,8 @@ class ResultWriter : public query::ResultSink {
   uint64_t rows() const { return rows_; }
 
  private:
-  // Upper bound of the bytes rows [begin, end) of `chunk` render to.
-  size_t Bound(const query::ResultChunk& chunk, size_t begin, size_t end) const;
+  // Upper bound of the bytes one row of `chunk` renders to, strings not counted.
+  size_t FixedRowBound(const query::ResultChunk& chunk) const;
   // Renders one cell at p; returns the end. p must have room for the cell's bound.
   char* WriteCell(char* p, const query::ResultVector& v, size_t row);
   char* WriteTimestamp(char* p, int64_t nanos);

@@ -208,6 +208,26 @@ TEST(ResultWriterTest, EscapesFoundAtEveryPosition) {
   }
 }
 
+TEST(ResultWriterTest, StringsLargerThanTheScratchBuffer) {
+  ResultChunk chunk;
+  ResultVector a, b;
+  a.type = b.type = ValueType::kString;
+  for (size_t len : {10, 70000, 5, 300000, 65530, 1}) {
+    a.str.push_back(std::string(len, 'x'));
+    b.str.push_back(std::string(len / 3, '"'));  // every byte escaped
+  }
+  chunk.rows = a.str.size();
+  chunk.columns = {a, b};
+  for (ResultFormat format : {ResultFormat::kJson, ResultFormat::kCsv}) {
+    std::string out;
+    ResultWriter writer(format, EpochUnit::kNone, &out);
+    ASSERT_TRUE(writer.Begin({{"a", ValueType::kString}, {"b", ValueType::kString}}).ok());
+    const size_t header = out.size();
+    ASSERT_TRUE(writer.Chunk(chunk).ok());
+    EXPECT_EQ(out.substr(header), ReferenceRows(chunk, format == ResultFormat::kJson, EpochUnit::kNone, true));
+  }
+}
+
 TEST(ResultWriterTest, FloatsRoundTrip) {
   std::mt19937_64 rng(11);
   ResultChunk chunk;
