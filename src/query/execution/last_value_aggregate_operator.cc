@@ -1,6 +1,8 @@
 #include "src/query/execution/last_value_aggregate_operator.h"
 
+#include <atomic>
 #include <cstring>
+#include <memory>
 #include <system_error>
 #include <thread>
 
@@ -219,6 +221,55 @@ Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_
   return Status::OK();
 }
 
+namespace {
+
+// A block's fetch shared by this thread and a helper: both take steps of series from `next`.
+// The helper only joins in if it starts before this thread has finished its share; otherwise it
+// is cancelled and nobody waits for it (a busy machine may not schedule it for a while).
+struct FetchShare {
+  enum State : int { kIdle, kRunning, kDone, kCancelled };
+  std::atomic<size_t> next{0};
+  size_t end = 0;
+  std::atomic<int> state{kIdle};
+  Status status;  // the helper's, valid once state is kDone
+};
+
+}  // namespace
+
+Status LastValueAggregateOperator::FetchShared(size_t begin, size_t end) {
+  constexpr size_t kStep = 128;
+  auto share = std::make_shared<FetchShare>();
+  share->next = begin;
+  share->end = end;
+  auto take_steps = [this, begin](FetchShare& sh) -> Status {
+    while (true) {
+      const size_t i = sh.next.fetch_add(kStep);
+      if (i >= sh.end) return Status::OK();
+      GNOMON_RETURN_IF_ERROR(Fetch(i, std::min(sh.end, i + kStep), begin));
+    }
+  };
+  try {
+    std::thread([share, take_steps]() mutable {
+      int expected = FetchShare::kIdle;
+      if (!share->state.compare_exchange_strong(expected, FetchShare::kRunning)) return;
+      share->status = take_steps(*share);
+      share->state.store(FetchShare::kDone);
+      share->state.notify_all();
+    }).detach();
+  } catch (const std::system_error&) {
+    // No helper to be had: this thread takes every step.
+  }
+  Status mine = take_steps(*share);
+  int expected = FetchShare::kIdle;
+  if (!share->state.compare_exchange_strong(expected, FetchShare::kCancelled)) {
+    // The helper is fetching (into this operator's buffers): wait for its last step.
+    int state;
+    while ((state = share->state.load()) != FetchShare::kDone) share->state.wait(state);
+    GNOMON_RETURN_IF_ERROR(share->status);
+  }
+  return mine;
+}
+
 Status LastValueAggregateOperator::Compute() {
   const size_t naggs = aggs_.size();
   const size_t ntags = tags_.size();
@@ -236,22 +287,11 @@ Status LastValueAggregateOperator::Compute() {
   if (has_string_fields_) candidate_strings_.resize(block * naggs);
   for (size_t b = 0; b < series_.size(); b += kBlock) {
     const size_t e = std::min(series_.size(), b + kBlock);
-    bool fetched = false;
     if (ctx_->threads > 1 && e - b >= kMinParallel) {
-      const size_t mid = b + (e - b) / 2;
-      Status second;
-      try {
-        std::thread helper([&] { second = Fetch(mid, e, b); });
-        Status first = Fetch(b, mid, b);
-        helper.join();
-        GNOMON_RETURN_IF_ERROR(first);
-        GNOMON_RETURN_IF_ERROR(second);
-        fetched = true;
-      } catch (const std::system_error&) {
-        // No thread to be had: fetch the block here.
-      }
+      GNOMON_RETURN_IF_ERROR(FetchShared(b, e));
+    } else {
+      GNOMON_RETURN_IF_ERROR(Fetch(b, e, b));
     }
-    if (!fetched) GNOMON_RETURN_IF_ERROR(Fetch(b, e, b));
     for (size_t s = b; s < e; ++s) {
       const size_t i = s - b;
       if (!present_[i]) continue;
