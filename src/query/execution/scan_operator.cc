@@ -351,13 +351,30 @@ Status ScanOperator::NextParallel(Chunk* chunk, bool* done) {
   const size_t tasks = spec_.series.size();
   while (true) {
     Parallel::Task task;
+    bool inline_scan = false;
+    size_t index = 0;
     {
       std::unique_lock<std::mutex> lock(p.mu);
       if (p.next_emit >= tasks) break;
-      Parallel::Task& slot = p.ring[p.next_emit % Parallel::kWindow];
-      p.ready_cv.wait(lock, [&] { return slot.ready; });
-      task = std::move(slot);
-      slot = Parallel::Task{};
+      index = p.next_emit;
+      if (p.next_take == index) {
+        // No worker has started the task wanted next (they may be waiting for a core): scan it
+        // here rather than wait.
+        ++p.next_take;
+        inline_scan = true;
+      } else {
+        Parallel::Task& slot = p.ring[index % Parallel::kWindow];
+        p.ready_cv.wait(lock, [&] { return slot.ready; });
+        task = std::move(slot);
+        slot = Parallel::Task{};
+        ++p.next_emit;
+      }
+    }
+    if (inline_scan) {
+      InitChunk(&task.chunk);
+      Consumer consumer(*this, &task.chunk);
+      task.status = ScanOne(index, &consumer, &task.metrics);
+      std::lock_guard<std::mutex> lock(p.mu);
       ++p.next_emit;
     }
     p.space_cv.notify_all();
