@@ -94,6 +94,16 @@ char* WriteCsvString(char* p, std::string_view s) {
 
 template <typename T>
 char* WriteInteger(char* p, T v) {
+  if (static_cast<uint64_t>(v) < 100) {
+    // Small non-negative values (most metrics) without the general conversion.
+    if (v < 10) {
+      *p = static_cast<char>('0' + v);
+      return p + 1;
+    }
+    p[0] = static_cast<char>('0' + v / 10);
+    p[1] = static_cast<char>('0' + v % 10);
+    return p + 2;
+  }
   return std::to_chars(p, p + kIntBound, v).ptr;
 }
 
@@ -202,7 +212,9 @@ char* ResultWriter::WriteTimestamp(char* p, int64_t t) {
   return p;
 }
 
-char* ResultWriter::WriteCell(char* p, const query::ResultVector& v, size_t row) {
+// Inlined into the row loop: a call per cell was a fifth of the rendering time.
+[[gnu::always_inline]] inline char* ResultWriter::WriteCell(char* p, const query::ResultVector& v,
+                                                           size_t row) {
   const bool json = format_ == ResultFormat::kJson;
   if (v.type == ValueType::kNull || v.IsNull(row)) {
     if (json) p = Copy(p, "null");

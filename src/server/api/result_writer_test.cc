@@ -140,9 +140,12 @@ ResultChunk RandomChunk(std::mt19937_64& rng, const std::vector<ResultColumn>& c
     const bool nulls = rng() % 2 == 0;
     for (size_t r = 0; r < rows; ++r) {
       switch (c.type) {
-        case ValueType::kInt64: v.i64.push_back(static_cast<int64_t>(rng())); break;
+        case ValueType::kInt64:
+          // Small values (around the two-digit fast path) and anything.
+          v.i64.push_back(rng() % 2 ? static_cast<int64_t>(rng() % 130) - 15 : static_cast<int64_t>(rng()));
+          break;
         case ValueType::kTimestamp: v.i64.push_back(RandomTime(rng)); break;
-        case ValueType::kUInt64: v.u64.push_back(rng()); break;
+        case ValueType::kUInt64: v.u64.push_back(rng() % 2 ? rng() % 130 : rng()); break;
         case ValueType::kFloat64: v.f64.push_back(RandomDouble(rng)); break;
         case ValueType::kBool: v.b.push_back(rng() & 1); break;
         case ValueType::kString: v.str.push_back(RandomString(rng)); break;
