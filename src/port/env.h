@@ -48,6 +48,12 @@ class RandomAccessFile {
   virtual std::string_view Contents() const { return {}; }
 };
 
+// A held lock on a file; released when destroyed (or when the process ends).
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -76,6 +82,12 @@ class Env {
   virtual Status TruncateFile(const std::string& path, uint64_t size) = 0;
   // Makes a directory's entries (creations, renames, removals) durable.
   virtual Status SyncDir(const std::string& dir) = 0;
+  // Takes an exclusive lock on `path` (created if absent) against other processes and other
+  // holders in this one. Unavailable when another holder has it. The default (in-memory
+  // environments, whose files no other process can see) grants every request.
+  virtual Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) {
+    return std::unique_ptr<FileLock>(new FileLock);
+  }
 };
 
 // Helpers over any Env.

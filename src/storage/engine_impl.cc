@@ -43,6 +43,12 @@ Status EngineImpl::Open() {
     return Status::InvalidArgument("partition duration must be positive");
   }
   GNOMON_RETURN_IF_ERROR(env_->CreateDirs(port::JoinPath(options_.data_dir, kDataDir)));
+  auto lock = env_->LockFile(port::JoinPath(options_.data_dir, "LOCK"));
+  if (!lock.ok()) {
+    return Status::IOError("data directory " + options_.data_dir +
+                           " is in use by another gnomon process (" + lock.status().message() + ")");
+  }
+  dir_lock_ = std::move(*lock);
   GNOMON_RETURN_IF_ERROR(Recover());
   if (options_.background_work) {
     bg_thread_ = std::thread([this] { BackgroundLoop(); });

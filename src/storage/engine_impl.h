@@ -81,6 +81,9 @@ class EngineImpl final : public Engine {
 
   EngineOptions options_;
   port::Env* env_;
+  // <data_dir>/LOCK, held while open so that a second server cannot share the directory. Declared
+  // before everything that writes there, so it is released last.
+  std::unique_ptr<port::FileLock> dir_lock_;
   std::unique_ptr<wal::Wal> wal_;
   WriteGate gate_;
 

@@ -169,6 +169,21 @@ TEST_F(EngineTest, TimeRangeAndNewestFirst) {
   EXPECT_EQ(all.rows[0].size(), 51u);
 }
 
+TEST_F(EngineTest, ASecondEngineCannotOpenTheSameDirectory) {
+  EngineOptions options;
+  options.data_dir = dir_.path();
+  options.background_work = false;
+  auto second = Engine::Open(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("in use by another gnomon process"), std::string::npos)
+      << second.status().ToString();
+  // Once the first closes, the directory opens again.
+  ASSERT_TRUE(engine_->Close().ok());
+  engine_.reset();
+  auto third = Engine::Open(options);
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+}
+
 TEST_F(EngineTest, PredicateScanKeepsEveryPassingRowAndSkipsMostOthers) {
   // A bounded random walk per host, flushed: the predicate column is decoded first and the rest
   // only around passing rows; NaNs of a float column always pass (they are never skipped).
