@@ -280,15 +280,32 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     for (uint32_t i = 0; i < n; ++i) {
       if (buf->times[i] >= min_time && buf->times[i] <= max_time) order.push_back(i);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return buf->times[a] < buf->times[b]; });
+    // Out-of-order rows usually come from concurrent writers' batches applied out of turn: the
+    // buffer is a few ascending runs. Merge those runs (stable) instead of sorting from scratch.
+    auto by_time = [&](uint32_t a, uint32_t b) { return buf->times[a] < buf->times[b]; };
+    std::vector<size_t> runs;  // start of each ascending run in `order`
+    for (size_t r = 0; r < order.size(); ++r) {
+      if (r == 0 || buf->times[order[r]] < buf->times[order[r - 1]]) runs.push_back(r);
+    }
+    if (runs.size() > 16) {
+      std::stable_sort(order.begin(), order.end(), by_time);
+    } else {
+      runs.push_back(order.size());
+      for (size_t k = 1; k + 1 < runs.size(); ++k) {
+        std::inplace_merge(order.begin(), order.begin() + runs[k], order.begin() + runs[k + 1], by_time);
+      }
+    }
     // Rows with one time form a group (in write order); each output row merges its group field
     // by field: a column takes the last written non-null value (a later write naming only some
-    // fields leaves the others as they were).
-    for (size_t r = 0; r < order.size(); ++r) {
-      if (r == 0 || buf->times[order[r]] != buf->times[order[r - 1]]) group_start.push_back(r);
+    // fields leaves the others as they were). Without repeated times no merging is needed.
+    bool repeats = false;
+    for (size_t r = 1; r < order.size() && !repeats; ++r) repeats = buf->times[order[r]] == buf->times[order[r - 1]];
+    if (repeats) {
+      for (size_t r = 0; r < order.size(); ++r) {
+        if (r == 0 || buf->times[order[r]] != buf->times[order[r - 1]]) group_start.push_back(r);
+      }
+      group_start.push_back(order.size());
     }
-    group_start.push_back(order.size());
   }
   const bool grouped = !group_start.empty();
   const size_t out_rows = grouped ? group_start.size() - 1 : order.size();
@@ -302,7 +319,11 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   };
 
   out->times.resize(out_rows);
-  for (size_t r = 0; r < out_rows; ++r) out->times[r] = buf->times[order[grouped ? group_start[r] : r]];
+  if (grouped) {
+    for (size_t r = 0; r < out_rows; ++r) out->times[r] = buf->times[order[group_start[r]]];
+  } else {
+    for (size_t r = 0; r < out_rows; ++r) out->times[r] = buf->times[order[r]];
+  }
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
   out->columns.resize(max_col + 1);
@@ -315,6 +336,17 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     if (src.type == ValueType::kString) {
       dst.strings.resize(out_rows);
       for (size_t r = 0; r < out_rows; ++r) dst.strings[r] = src.strings[pick(src, r)];
+    } else if (!grouped) {
+      // The common case, a plain gather (a copy when the rows are already in order).
+      dst.bits.resize(out_rows);
+      if (buf->sorted) {
+        std::copy_n(src.bits.begin() + (out_rows > 0 ? order[0] : 0), out_rows, dst.bits.begin());
+      } else {
+        const uint32_t* o = order.data();
+        const uint64_t* from = src.bits.data();
+        uint64_t* to = dst.bits.data();
+        for (size_t r = 0; r < out_rows; ++r) to[r] = from[o[r]];
+      }
     } else {
       dst.bits.resize(out_rows);
       for (size_t r = 0; r < out_rows; ++r) dst.bits[r] = src.bits[pick(src, r)];
