@@ -130,6 +130,18 @@ BENCHMARK(BM_TsbsCpuOnlyCompression)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
+// One block per host and field column (a day each), encoded with `layout`.
+std::vector<std::string> FieldBlocks(const TsbsColumns& d, const ChunkLayout& layout) {
+  std::vector<std::string> blocks;
+  for (size_t h = 0; h < d.fields.size(); ++h) {
+    for (const auto& col : d.fields[h]) {
+      blocks.emplace_back();
+      EncodeInt64s(col, layout, &blocks.back());
+    }
+  }
+  return blocks;
+}
+
 void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
   const TsbsColumns& d = LoadTsbs();
   if (!d.error.empty()) {
@@ -138,13 +150,7 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
   }
   // Arg 0: delta_varint+huffman blocks; 1: chunked_delta cut every 360 rows (one hour).
   const ChunkLayout layout = state.range(0) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
-  std::vector<std::string> blocks;
-  for (size_t h = 0; h < d.fields.size(); ++h) {
-    for (const auto& col : d.fields[h]) {
-      blocks.emplace_back();
-      EncodeInt64s(col, layout, &blocks.back());
-    }
-  }
+  const std::vector<std::string> blocks = FieldBlocks(d, layout);
   std::vector<int64_t> out;
   for (auto _ : state) {
     for (const std::string& b : blocks) {
@@ -165,13 +171,7 @@ void BM_TsbsCpuOnlyDecodePartialHour(benchmark::State& state) {
     return;
   }
   const ChunkLayout layout = state.range(0) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
-  std::vector<std::string> blocks;
-  for (size_t h = 0; h < d.fields.size(); ++h) {
-    for (const auto& col : d.fields[h]) {
-      blocks.emplace_back();
-      EncodeInt64s(col, layout, &blocks.back());
-    }
-  }
+  const std::vector<std::string> blocks = FieldBlocks(d, layout);
   std::vector<int64_t> out;
   uint32_t hour = 0;
   for (auto _ : state) {

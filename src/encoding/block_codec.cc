@@ -242,19 +242,25 @@ Status DecodeStrings(std::string_view block, std::vector<std::string_view>* out,
 
 namespace {
 
+// InvalidArgument unless every range lies inside a block of `count` values; *total: their values.
+Status CheckRanges(std::span<const ValueRange> ranges, uint32_t count, size_t* total) {
+  for (const auto& [begin, end] : ranges) {
+    if (begin > end || end > count) {
+      return Status::InvalidArgument("block: range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                     ") is outside the block's " + std::to_string(count) + " values");
+    }
+    *total += end - begin;
+  }
+  return Status::OK();
+}
+
 Status DecodeIntRanges(std::string_view block, std::span<const ValueRange> ranges,
                        int64_t* (*resize)(void*, size_t), void* out) {
   std::string scratch;
   BlockView view;
   GNOMON_RETURN_IF_ERROR(OpenBlock(block, &scratch, &view));
   size_t total = 0;
-  for (const auto& [begin, end] : ranges) {
-    if (begin > end || end > view.count) {
-      return Status::InvalidArgument("block: range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                     ") is outside the block's " + std::to_string(view.count) + " values");
-    }
-    total += end - begin;
-  }
+  GNOMON_RETURN_IF_ERROR(CheckRanges(ranges, view.count, &total));
   int64_t* dst = resize(out, total);
   std::vector<int64_t> whole;
   Status s = DecodeIntPayloadRanges(view, ranges, dst, &whole);
@@ -307,13 +313,7 @@ Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
     BlockView view;
     GNOMON_RETURN_IF_ERROR(OpenBlock(blocks[i], &scratch, &view));
     size_t total = 0;
-    for (const auto& [begin, end] : ranges) {
-      if (begin > end || end > view.count) {
-        return Status::InvalidArgument("block: range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                       ") is outside the block's " + std::to_string(view.count) + " values");
-      }
-      total += end - begin;
-    }
+    GNOMON_RETURN_IF_ERROR(CheckRanges(ranges, view.count, &total));
     outs[i]->resize(total);
     if (view.codec == Codec::kChunkedDelta && view.compression == Compression::kNone) {
       GNOMON_RETURN_IF_ERROR(readers[i].Open(view.payload, view.count));
