@@ -296,9 +296,12 @@ std::string ScanOperator::Describe() const {
 }
 
 // Background scanning: task i scans series i. Workers take tasks in order, at most kWindow ahead
-// of the consumer, and leave each result in its ring slot; the consumer takes them in order.
+// of the consumer and while fewer than kMaxRowsAhead finished rows wait for it (large series
+// would otherwise hold a streamed answer's memory), and leave each result in its ring slot; the
+// consumer takes them in order.
 struct ScanOperator::Parallel {
   static constexpr size_t kWindow = 8;
+  static constexpr size_t kMaxRowsAhead = 16384;
   struct Task {
     bool ready = false;
     Status status;
@@ -311,6 +314,7 @@ struct ScanOperator::Parallel {
   Task ring[kWindow];
   size_t next_take = 0;  // next task a worker starts
   size_t next_emit = 0;  // next task the consumer takes
+  size_t rows_ahead = 0;  // rows of finished tasks the consumer has not taken
   std::vector<std::thread> threads;
 };
 
@@ -367,6 +371,7 @@ Status ScanOperator::NextParallel(Chunk* chunk, bool* done) {
         p.ready_cv.wait(lock, [&] { return slot.ready; });
         task = std::move(slot);
         slot = Parallel::Task{};
+        p.rows_ahead -= task.chunk.rows;
         ++p.next_emit;
       }
     }
@@ -410,7 +415,7 @@ Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
             std::unique_lock<std::mutex> lock(p.mu);
             p.space_cv.wait(lock, [&] {
               return stop_.load() || p.next_take >= spec_.series.size() ||
-                     p.next_take < p.next_emit + Parallel::kWindow;
+                     (p.next_take < p.next_emit + Parallel::kWindow && p.rows_ahead < Parallel::kMaxRowsAhead);
             });
             if (stop_.load() || p.next_take >= spec_.series.size()) return;
             index = p.next_take++;
@@ -422,6 +427,7 @@ Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
           task.ready = true;
           {
             std::lock_guard<std::mutex> lock(p.mu);
+            p.rows_ahead += task.chunk.rows;
             p.ring[index % Parallel::kWindow] = std::move(task);
           }
           p.ready_cv.notify_all();
