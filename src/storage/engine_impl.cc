@@ -301,8 +301,7 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
                                    record.max_time, [this] { return NextFileNumber(); });
       GNOMON_RETURN_IF_ERROR(s);
       if (!replaying_) {
-        GNOMON_RETURN_IF_ERROR(SaveManifestNow());
-        DeleteObsoleteFiles({table});
+        GNOMON_RETURN_IF_ERROR(SaveManifestNow());  // also removes the replaced segments
       }
       return Status::OK();
     }
@@ -435,8 +434,19 @@ Status EngineImpl::SaveManifestNow() {
 
 Status EngineImpl::SaveManifestLocked() {
   Manifest m;
+  // Segment files replaced since the last save. Taken before the tables are described: a table
+  // drops a file from its segment list and marks it obsolete in one step, so the manifest built
+  // below no longer lists these, and they may go once it is durable. Files made obsolete while
+  // this runs (by a concurrent compaction) stay for the next save: deleting them now could leave
+  // the manifest on disk naming a file that is gone.
+  std::vector<std::string> removable;
   {
     std::shared_lock lock(dbs_mu_);
+    for (const auto& [name, db] : databases_) {
+      for (const auto& [tname, t] : db->tables) {
+        for (std::string& path : t->TakeObsoleteFiles()) removable.push_back(std::move(path));
+      }
+    }
     for (const auto& [name, db] : databases_) {
       ManifestDatabase mdb;
       mdb.name = name;
@@ -449,7 +459,13 @@ Status EngineImpl::SaveManifestLocked() {
   m.next_file_number = next_file_number_.load();
   m.next_sequence = next_sequence_.load();
   m.wal_first_live_segment = wal_first_live_segment_.load();
-  return SaveManifest(env_, options_.data_dir, m);
+  // On failure the files stay: unlisted segments are removed at the next start.
+  GNOMON_RETURN_IF_ERROR(SaveManifest(env_, options_.data_dir, m));
+  for (const std::string& path : removable) {
+    Status s = env_->RemoveFile(path);
+    if (!s.ok()) GNOMON_LOG_WARN("could not remove obsolete segment: {}", s.ToString());
+  }
+  return Status::OK();
 }
 
 EngineStats EngineImpl::Stats() {

@@ -77,7 +77,6 @@ class EngineImpl final : public Engine {
   void BackgroundLoop();
   // Compaction has its own thread so that flushes (and thus writers) never wait behind a merge.
   void CompactionLoop();
-  void DeleteObsoleteFiles(const std::vector<std::shared_ptr<Table>>& tables);
 
   EngineOptions options_;
   port::Env* env_;

@@ -50,9 +50,8 @@ Status EngineImpl::FlushFrozen() {
   {
     std::lock_guard lock(manifest_mu_);
     wal_first_live_segment_ = std::max(wal_first_live_segment_.load(), live_from);
-    GNOMON_RETURN_IF_ERROR(SaveManifestLocked());
+    GNOMON_RETURN_IF_ERROR(SaveManifestLocked());  // also removes replaced segments
   }
-  DeleteObsoleteFiles(tables);
   GNOMON_RETURN_IF_ERROR(wal_->RemoveSegmentsBefore(live_from));
   GNOMON_LOG_INFO("flushed memtables into segments; WAL now starts at segment {}", live_from);
 #if defined(__GLIBC__)
@@ -71,15 +70,6 @@ Status EngineImpl::FlushFrozen() {
   return Status::OK();
 }
 
-void EngineImpl::DeleteObsoleteFiles(const std::vector<std::shared_ptr<Table>>& tables) {
-  for (const auto& t : tables) {
-    for (const std::string& path : t->TakeObsoleteFiles()) {
-      Status s = env_->RemoveFile(path);
-      if (!s.ok()) GNOMON_LOG_WARN("could not remove obsolete segment: {}", s.ToString());
-    }
-  }
-}
-
 Status EngineImpl::CompactAll(int min_segments) {
   auto tables = AllTables();
   bool changed = false;
@@ -89,9 +79,7 @@ Status EngineImpl::CompactAll(int min_segments) {
     changed |= t->ToManifest().segments.size() != before;
   }
   if (!changed) return Status::OK();
-  GNOMON_RETURN_IF_ERROR(SaveManifestNow());
-  DeleteObsoleteFiles(tables);
-  return Status::OK();
+  return SaveManifestNow();  // also removes the replaced segments
 }
 
 Status EngineImpl::ApplyRetention() {
@@ -106,14 +94,10 @@ Status EngineImpl::ApplyRetention() {
     }
   }
   if (work.empty()) return Status::OK();
-  std::vector<std::shared_ptr<Table>> tables;
   for (auto& [t, cutoff] : work) {
     GNOMON_RETURN_IF_ERROR(t->DropPartitionsBefore(cutoff, options_.partition_duration_ns));
-    tables.push_back(t);
   }
-  GNOMON_RETURN_IF_ERROR(SaveManifestNow());
-  DeleteObsoleteFiles(tables);
-  return Status::OK();
+  return SaveManifestNow();  // also removes the replaced segments
 }
 
 void EngineImpl::BackgroundLoop() {
