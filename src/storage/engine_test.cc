@@ -169,6 +169,41 @@ TEST_F(EngineTest, TimeRangeAndNewestFirst) {
   EXPECT_EQ(all.rows[0].size(), 51u);
 }
 
+TEST_F(EngineTest, OverlappingSegmentsMergeOnlyWhereTheyOverlap) {
+  // Segment 1: times 0..4990; segment 2 rewrites 3000..6990 (u + 1 for the shared times). A scan
+  // reads the part before 3000 from segment 1 alone and merges the rest; every range, with and
+  // without statistics, newest first or not, sees each time once with the newest value.
+  WriteBatch first("db"), second("db");
+  for (int i = 0; i < 500; ++i) AddRow(&first, "cpu", {Host("h0"), i * 10, {{"u", i}}});
+  Write(first);
+  ASSERT_TRUE(engine_->Flush().ok());
+  for (int i = 300; i < 700; ++i) AddRow(&second, "cpu", {Host("h0"), i * 10, {{"u", i + 1}}});
+  Write(second);
+  ASSERT_TRUE(engine_->Flush().ok());
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  for (auto [lo, hi] : {std::pair<int64_t, int64_t>{0, 6990}, {1500, 3500}, {2990, 3010}, {3500, 4000}, {0, 2990}}) {
+    for (bool newest_first : {false, true}) {
+      SCOPED_TRACE(std::to_string(lo) + ".." + std::to_string(hi) + (newest_first ? " newest first" : ""));
+      CollectingConsumer c;
+      ScanSpec spec = AllSeries(**reader, {"u"});
+      spec.min_time = lo;
+      spec.max_time = hi;
+      spec.newest_first = newest_first;
+      ScanMetrics metrics;
+      ASSERT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+      EXPECT_EQ(metrics.series_scanned, 1u);
+      ASSERT_EQ(c.order.size(), static_cast<size_t>((hi - lo) / 10 + 1));
+      for (size_t k = 0; k < c.order.size(); ++k) {
+        const int64_t t = c.order[k].second;
+        EXPECT_EQ(t, newest_first ? hi - static_cast<int64_t>(k) * 10 : lo + static_cast<int64_t>(k) * 10);
+        const int i = static_cast<int>(t / 10);
+        EXPECT_EQ(c.rows[0][t], std::vector<std::string>{std::to_string(i >= 300 ? i + 1 : i)});
+      }
+    }
+  }
+}
+
 TEST_F(EngineTest, ASecondEngineCannotOpenTheSameDirectory) {
   EngineOptions options;
   options.data_dir = dir_.path();

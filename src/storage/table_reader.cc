@@ -302,6 +302,24 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   }
 
   if (overlap) {
+    // Rows need merging only where sources overlap. Before the second source (by start) begins,
+    // the first holds every row: read that part the ordinary way (statistics, partial decoding),
+    // and merge only from there on. (After a restart the newest flush often overlaps the tail
+    // of a large compacted segment; merging would decode every group of both.)
+    const int64_t split = sources[order[1]].min_time;
+    if (split > spec.min_time && split <= spec.max_time) {
+      ScanSpec head = spec;  // spec.series is empty here (see Scan): copies are cheap
+      head.max_time = split - 1;
+      ScanSpec tail = spec;
+      tail.min_time = split;
+      const ScanSpec& first = spec.newest_first ? tail : head;
+      const ScanSpec& second = spec.newest_first ? head : tail;
+      const uint64_t scanned = metrics->series_scanned;  // this series counts once
+      GNOMON_RETURN_IF_ERROR(ScanSeries(id, first, column_ids, consumer, metrics, scratch, stop));
+      if (!*stop) GNOMON_RETURN_IF_ERROR(ScanSeries(id, second, column_ids, consumer, metrics, scratch, stop));
+      metrics->series_scanned = scanned;
+      return Status::OK();
+    }
     std::vector<SortedSeries> parts;
     for (const Source& src : sources) {
       SortedSeries part;
@@ -501,9 +519,11 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   metrics->segments_opened += segments_.size();
   bool stop = false;
   ScanScratch scratch;
+  ScanSpec one = spec;  // the per-series scan needs everything but the series list
+  one.series.clear();
   for (SeriesId id : spec.series) {
     if (id >= series_count_) continue;
-    GNOMON_RETURN_IF_ERROR(ScanSeries(id, spec, column_ids, consumer, metrics, &scratch, &stop));
+    GNOMON_RETURN_IF_ERROR(ScanSeries(id, one, column_ids, consumer, metrics, &scratch, &stop));
     if (stop) break;
   }
   return Status::OK();
