@@ -46,6 +46,9 @@ class RandomAccessFile {
   virtual uint64_t Size() const = 0;
   // The whole file as one view when it is memory-mapped or in memory; empty otherwise.
   virtual std::string_view Contents() const { return {}; }
+  // Hint: the bytes read so far are not needed again soon. A mapped file stops counting them in
+  // the process's resident memory (they stay in the page cache; a later read maps them again).
+  virtual void ReleaseResidentPages() const {}
 };
 
 // A held lock on a file; released when destroyed (or when the process ends).

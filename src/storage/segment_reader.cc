@@ -92,6 +92,8 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
       GNOMON_RETURN_IF_ERROR(verify(c.validity_offset, c.validity_length, c.validity_crc));
     }
   }
+  // Verifying touched every page; scans will map back only what they read.
+  reader->file_->ReleaseResidentPages();
   return reader;
 }
 
