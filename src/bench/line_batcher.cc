@@ -80,19 +80,26 @@ bool CountLine(std::string_view line, uint64_t* fields) {
   return true;
 }
 
+namespace {
+
+// Counts the line starting at `pos` into *counts; returns where the next line starts (past its
+// newline, or text.size() for the last line).
+size_t CountNextLine(std::string_view text, size_t pos, LineCounts* counts) {
+  const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+  const size_t end = nl ? static_cast<const char*>(nl) - text.data() : text.size();
+  uint64_t fields;
+  if (CountLine(text.substr(pos, end - pos), &fields)) {
+    ++counts->rows;
+    counts->metrics += fields;
+  }
+  return nl ? end + 1 : end;
+}
+
+}  // namespace
+
 LineCounts CountLineProtocol(std::string_view text) {
   LineCounts counts;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    size_t end = nl ? static_cast<const char*>(nl) - text.data() : text.size();
-    uint64_t fields;
-    if (CountLine(text.substr(pos, end - pos), &fields)) {
-      ++counts.rows;
-      counts.metrics += fields;
-    }
-    pos = end + 1;
-  }
+  for (size_t pos = 0; pos < text.size();) pos = CountNextLine(text, pos, &counts);
   return counts;
 }
 
@@ -178,14 +185,7 @@ Status CutLineBatches(std::string_view text, uint64_t batch_lines,
   size_t batch_start = 0;
   size_t pos = 0;
   while (pos < text.size()) {
-    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    size_t end = nl ? static_cast<const char*>(nl) - text.data() : text.size();
-    uint64_t fields;
-    if (CountLine(text.substr(pos, end - pos), &fields)) {
-      ++counts.rows;
-      counts.metrics += fields;
-    }
-    pos = nl ? end + 1 : end;
+    pos = CountNextLine(text, pos, &counts);
     if (counts.rows == batch_lines) {
       GNOMON_RETURN_IF_ERROR(sink(text.substr(batch_start, pos - batch_start), counts));
       batch_start = pos;
