@@ -40,8 +40,6 @@ void AppendRfc3339(std::string* out, int64_t nanos) {
   int64_t y;
   unsigned mo, d;
   CivilFromDays(days, &y, &mo, &d);
-  const int64_t secs = rem / kNanosPerSecond;
-  int64_t frac = rem % kNanosPerSecond;
   char buf[48];
   char* p = buf;
   if (y < 0 || y > 9999) {
@@ -53,13 +51,25 @@ void AppendRfc3339(std::string* out, int64_t nanos) {
     p[3] = static_cast<char>('0' + y % 10);
     p += 4;
   }
+  auto two = [&](unsigned v) {
+    *p++ = '-';
+    *p++ = static_cast<char>('0' + v / 10);
+    *p++ = static_cast<char>('0' + v % 10);
+  };
+  two(mo);
+  two(d);
+  p = WriteRfc3339TimeOfDay(p, rem);
+  out->append(buf, p - buf);
+}
+
+char* WriteRfc3339TimeOfDay(char* p, int64_t nanos_of_day) {
+  const int64_t secs = nanos_of_day / kNanosPerSecond;
+  int64_t frac = nanos_of_day % kNanosPerSecond;
   auto two = [&](int64_t v, char sep) {
     *p++ = sep;
     *p++ = static_cast<char>('0' + v / 10);
     *p++ = static_cast<char>('0' + v % 10);
   };
-  two(mo, '-');
-  two(d, '-');
   two(secs / 3600, 'T');
   two(secs / 60 % 60, ':');
   two(secs % 60, ':');
@@ -75,7 +85,7 @@ void AppendRfc3339(std::string* out, int64_t nanos) {
     for (int i = 0; i < len; ++i) *p++ = digits[i];
   }
   *p++ = 'Z';
-  out->append(buf, p - buf);
+  return p;
 }
 
 std::string FormatRfc3339(int64_t nanos) {

@@ -25,6 +25,9 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
 // "2023-06-11T00:00:10Z", with the fraction trimmed to the digits it needs
 // ("…:10.5Z", "…:10.000001Z"). Appends to *out.
 void AppendRfc3339(std::string* out, int64_t nanos);
+// Writes the time-of-day part of RFC 3339, "Thh:mm:ss[.fraction]Z", for `nanos_of_day` in
+// [0, kNanosPerDay) (the fraction trimmed of trailing zeros); returns the end. Needs 20 bytes.
+char* WriteRfc3339TimeOfDay(char* p, int64_t nanos_of_day);
 std::string FormatRfc3339(int64_t nanos);
 
 // Days since 1970-01-01 for a proleptic Gregorian date, and back (Howard Hinnant's algorithms).

@@ -123,7 +123,7 @@ char* TwoDigits(char* p, int64_t v) {
 
 char* WriteRfc3339(char* p, int64_t nanos, int64_t* cached_day, char day_text[10]) {
   const int64_t days = FloorDiv(nanos, kNanosPerDay);
-  int64_t rem = nanos - days * kNanosPerDay;
+  const int64_t rem = nanos - days * kNanosPerDay;
   if (days != *cached_day) {
     int64_t y;
     unsigned mo, d;
@@ -146,29 +146,7 @@ char* WriteRfc3339(char* p, int64_t nanos, int64_t* cached_day, char day_text[10
     *cached_day = days;
   }
   std::memcpy(p, day_text, 10);
-  p += 10;
-  const int64_t secs = rem / kNanosPerSecond;
-  int64_t frac = rem % kNanosPerSecond;
-  *p++ = 'T';
-  p = TwoDigits(p, secs / 3600);
-  *p++ = ':';
-  p = TwoDigits(p, secs / 60 % 60);
-  *p++ = ':';
-  p = TwoDigits(p, secs % 60);
-  if (frac != 0) {
-    char digits[9];
-    for (int i = 8; i >= 0; --i) {
-      digits[i] = static_cast<char>('0' + frac % 10);
-      frac /= 10;
-    }
-    int len = 9;
-    while (digits[len - 1] == '0') --len;
-    *p++ = '.';
-    std::memcpy(p, digits, len);
-    p += len;
-  }
-  *p++ = 'Z';
-  return p;
+  return WriteRfc3339TimeOfDay(p + 10, rem);
 }
 
 Status ResultWriter::Begin(const std::vector<query::ResultColumn>& columns) {
