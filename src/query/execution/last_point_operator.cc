@@ -27,14 +27,6 @@ Status LastPointOperator::NextImpl(Chunk* chunk, bool* done) {
   chunk->rows = 0;
   chunk->columns.assign(columns_.size(), Vector{});
   for (size_t c = 0; c < columns_.size(); ++c) InitVector(&chunk->columns[c], columns_[c].type, series_.size());
-  auto set_valid = [](Vector* v, size_t row, bool valid) {
-    if (valid) {
-      if (!v->validity.empty()) v->validity.push_back(1);
-    } else {
-      if (v->validity.empty()) v->validity.assign(row, 1);
-      v->validity.push_back(0);
-    }
-  };
   storage::LastRow last;
   std::vector<int> value_pos;  // per field id: its index in last.values, or -1
   for (storage::SeriesId id : series_) {
@@ -51,12 +43,12 @@ Status LastPointOperator::NextImpl(Chunk* chunk, bool* done) {
       switch (columns_[c].kind) {
         case ScanColumn::Kind::kTime:
           v.i64.push_back(last.time);
-          set_valid(&v, row, true);
+          MarkValidAt(&v, row, true);
           break;
         case ScanColumn::Kind::kTag: {
           std::string_view tag = reader_->SeriesTag(id, columns_[c].name);
           v.str.emplace_back(tag);
-          set_valid(&v, row, !tag.empty());
+          MarkValidAt(&v, row, !tag.empty());
           break;
         }
         case ScanColumn::Kind::kField: {
@@ -74,7 +66,7 @@ Status LastPointOperator::NextImpl(Chunk* chunk, bool* done) {
               break;
             default: break;
           }
-          set_valid(&v, row, fv != nullptr);
+          MarkValidAt(&v, row, fv != nullptr);
           break;
         }
       }

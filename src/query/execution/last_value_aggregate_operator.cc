@@ -352,14 +352,6 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
   for (size_t c = 0; c < schema_.size(); ++c) {
     InitVector(&chunk->columns[c], schema_[c].type, chunk->rows);
   }
-  auto set_valid = [](Vector* v, size_t row, bool valid) {
-    if (valid) {
-      if (!v->validity.empty()) v->validity.push_back(1);
-    } else {
-      if (v->validity.empty()) v->validity.assign(row, 1);
-      v->validity.push_back(0);
-    }
-  };
   // Group by group (the order best_ is stored in), appending to every column.
   for (size_t g = begin; g < end; ++g) {
     const size_t row = g - begin;
@@ -367,7 +359,7 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
       Vector& v = chunk->columns[k];
       const std::string_view tag = group_keys_[g * nkeys + k];
       v.str.emplace_back(tag);
-      set_valid(&v, row, !tag.empty());
+      MarkValidAt(&v, row, !tag.empty());
     }
     const Best* best = &best_[g * naggs];
     for (size_t a = 0; a < naggs; ++a) {
@@ -395,7 +387,7 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
           break;
         default: break;
       }
-      set_valid(&v, row, st.has);
+      MarkValidAt(&v, row, st.has);
     }
   }
   emitted_ = end;

@@ -112,11 +112,13 @@ Value GetValue(const Vector& v, size_t row) {
   }
 }
 
-static void MarkValid(Vector* v, bool valid) {
+void MarkValidAt(Vector* v, size_t row, bool valid) {
   if (valid && v->validity.empty()) return;
-  if (v->validity.empty()) v->validity.assign(VectorSize(*v), 1);
+  if (v->validity.empty()) v->validity.assign(row, 1);
   v->validity.push_back(valid ? 1 : 0);
 }
+
+static void MarkValid(Vector* v, bool valid) { MarkValidAt(v, VectorSize(*v), valid); }
 
 void AppendNull(Vector* v) {
   if (v->type == ValueType::kNull) {

@@ -48,6 +48,9 @@ void AppendValue(Vector* v, const Value& value);
 // The same, moving a string value's bytes.
 void AppendValue(Vector* v, Value&& value);
 void AppendNull(Vector* v);
+// Records whether row `row` (== the rows v's validity describes so far) holds a value; the
+// validity vector is only materialised at the first NULL.
+void MarkValidAt(Vector* v, size_t row, bool valid);
 size_t VectorSize(const Vector& v);
 // Appends row `row` of src to dst (same type).
 void AppendFrom(Vector* dst, const Vector& src, size_t row);
