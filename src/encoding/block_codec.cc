@@ -254,46 +254,7 @@ Status CheckRanges(std::span<const ValueRange> ranges, uint32_t count, size_t* t
   return Status::OK();
 }
 
-Status DecodeIntRanges(std::string_view block, std::span<const ValueRange> ranges,
-                       int64_t* (*resize)(void*, size_t), void* out) {
-  std::string scratch;
-  BlockView view;
-  GNOMON_RETURN_IF_ERROR(OpenBlock(block, &scratch, &view));
-  size_t total = 0;
-  GNOMON_RETURN_IF_ERROR(CheckRanges(ranges, view.count, &total));
-  int64_t* dst = resize(out, total);
-  std::vector<int64_t> whole;
-  Status s = DecodeIntPayloadRanges(view, ranges, dst, &whole);
-  if (!s.ok()) resize(out, 0);
-  return s;
-}
-
-int64_t* ResizeInt64s(void* v, size_t n) {
-  auto* vec = static_cast<std::vector<int64_t>*>(v);
-  vec->resize(n);
-  return vec->data();
-}
-
 }  // namespace
-
-Status DecodeInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<int64_t>* out) {
-  const ValueRange range{begin, end};
-  return DecodeIntRanges(block, std::span<const ValueRange>(&range, 1), ResizeInt64s, out);
-}
-
-Status DecodeInt64Ranges(std::string_view block, std::span<const std::pair<uint32_t, uint32_t>> ranges,
-                         std::vector<int64_t>* out) {
-  return DecodeIntRanges(block, ranges, ResizeInt64s, out);
-}
-
-Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<uint64_t>* out) {
-  const ValueRange range{begin, end};
-  return DecodeIntRanges(block, std::span<const ValueRange>(&range, 1), [](void* v, size_t n) {
-    auto* vec = static_cast<std::vector<uint64_t>*>(v);
-    vec->resize(n);
-    return reinterpret_cast<int64_t*>(vec->data());
-  }, out);
-}
 
 Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
                              std::span<const std::pair<uint32_t, uint32_t>> ranges,
@@ -324,6 +285,15 @@ Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
     }
   }
   return DecodeChunkedTogether(chunked, ranges, chunked_out);
+}
+
+Status DecodeInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<int64_t>* out) {
+  const std::pair<uint32_t, uint32_t> range{begin, end};
+  std::vector<int64_t>* outs[] = {out};
+  Status s = DecodeInt64RangesMany(std::span<const std::string_view>(&block, 1),
+                                   std::span<const std::pair<uint32_t, uint32_t>>(&range, 1), outs);
+  if (!s.ok()) out->clear();
+  return s;
 }
 
 bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step) {

@@ -49,10 +49,6 @@ Status DecodeStrings(std::string_view block, std::vector<std::string_view>* out,
 // chunks holding the range; other codecs may decode the whole block. InvalidArgument when the range
 // is not inside the block; Corruption as above.
 Status DecodeInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<int64_t>* out);
-Status DecodeUInt64Range(std::string_view block, uint32_t begin, uint32_t end, std::vector<uint64_t>* out);
-// Several ranges (each [first, second) inside the block), concatenated into *out in the given order.
-Status DecodeInt64Ranges(std::string_view block, std::span<const std::pair<uint32_t, uint32_t>> ranges,
-                         std::vector<int64_t>* out);
 
 // The same ranges of several integer blocks (e.g. the columns of one row group), block i into
 // *outs[i]; chunked blocks are decoded side by side (see DecodeChunkedTogether).

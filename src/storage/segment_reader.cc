@@ -275,14 +275,21 @@ Status SegmentReader::ReadColumn(const RowGroupMeta& group, size_t column, Decod
   return Status::OK();
 }
 
+Status SegmentReader::CheckRowRanges(const RowGroupMeta& group,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                     size_t* total) const {
+  for (const auto& [b, e] : ranges) {
+    if (b > e || e > group.rows) return Status::InvalidArgument("segment " + path_ + ": row range outside the group");
+    *total += e - b;
+  }
+  return Status::OK();
+}
+
 Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
                                      const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                                      DecodedColumn* out) const {
   size_t total = 0;
-  for (const auto& [b, e] : ranges) {
-    if (b > e || e > group.rows) return Status::InvalidArgument("segment " + path_ + ": row range outside the group");
-    total += e - b;
-  }
+  GNOMON_RETURN_IF_ERROR(CheckRowRanges(group, ranges, &total));
   const ColumnChunkMeta& meta = chunk(group, column);
   const ValueType type = index_.columns[column].type;
   if (meta.presence == ColumnChunkMeta::kAbsent) {
@@ -291,24 +298,12 @@ Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
   }
   const bool integer = type == ValueType::kInt64 || type == ValueType::kUInt64;
   if (meta.presence == ColumnChunkMeta::kDense && integer) {
-    std::string_view block;
-    GNOMON_RETURN_IF_ERROR(Block(meta.offset, meta.length, meta.crc, &block));
     if (meta.stats.count != group.rows) {
       return Status::Corruption("segment " + path_ + ": dense column at offset " + std::to_string(meta.offset) +
                                 " counts " + std::to_string(meta.stats.count) + " values for " +
                                 std::to_string(group.rows) + " rows");
     }
-    out->Clear();
-    out->type = type;
-    std::vector<int64_t>& dst = out->i64;  // uint64 values travel as their bit patterns
-    Status s = encoding::DecodeInt64Ranges(block, ranges, &dst);
-    if (!s.ok()) return s.WithContext("segment " + path_);
-    if (type == ValueType::kUInt64) {
-      out->u64.resize(dst.size());
-      std::memcpy(out->u64.data(), dst.data(), dst.size() * sizeof(int64_t));
-      dst.clear();
-    }
-    return Status::OK();
+    return ReadColumnsRows(group, {column}, ranges, {out});  // decodes only the chunks needed
   }
   GNOMON_RETURN_IF_ERROR(ReadColumn(group, column, out));
   if (ranges.size() == 1) {
@@ -332,6 +327,7 @@ Status SegmentReader::ReadColumnsRows(const RowGroupMeta& group, const std::vect
     const ValueType type = index_.columns[columns[i]].type;
     const bool integer = type == ValueType::kInt64 || type == ValueType::kUInt64;
     if (meta.presence != ColumnChunkMeta::kDense || !integer || meta.stats.count != group.rows) {
+      // Whole-block decoding (or the Corruption of a dense column that miscounts its rows).
       GNOMON_RETURN_IF_ERROR(ReadColumnRows(group, columns[i], ranges, outs[i]));
       continue;
     }
@@ -343,9 +339,8 @@ Status SegmentReader::ReadColumnsRows(const RowGroupMeta& group, const std::vect
     dense.push_back(&outs[i]->i64);  // uint64 values travel as their bit patterns
     dense_cols.push_back(outs[i]);
   }
-  for (const auto& [b, e] : ranges) {
-    if (b > e || e > group.rows) return Status::InvalidArgument("segment " + path_ + ": row range outside the group");
-  }
+  size_t total = 0;
+  GNOMON_RETURN_IF_ERROR(CheckRowRanges(group, ranges, &total));
   Status s = encoding::DecodeInt64RangesMany(blocks, ranges, dense);
   if (!s.ok()) return s.WithContext("segment " + path_);
   for (DecodedColumn* c : dense_cols) {

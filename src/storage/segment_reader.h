@@ -58,6 +58,9 @@ class SegmentReader {
   SegmentReader(std::string path, std::unique_ptr<port::RandomAccessFile> file)
       : path_(std::move(path)), file_(std::move(file)) {}
   Status Block(uint64_t offset, uint32_t length, uint32_t crc, std::string_view* out) const;
+  // InvalidArgument unless each range lies inside the group; *total: rows they cover.
+  Status CheckRowRanges(const RowGroupMeta& group, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                        size_t* total) const;
 
   std::string path_;
   std::unique_ptr<port::RandomAccessFile> file_;
