@@ -69,6 +69,8 @@ Status HttpClient::SendOnce(const HttpRequest& request, HttpResponse* response,
 
   http::response_parser<http::string_body> parser;
   parser.body_limit(boost::none);  // answers (e.g. lastpoint over many hosts) can be large
+  spare_body_.clear();
+  parser.get().body().swap(spare_body_);
   http::read_header(impl_->socket, impl_->buffer, parser, ec);
   if (ec) {
     return Status::IOError("read answer to " + std::string(request.method) + " " + target + ": " +

@@ -44,6 +44,11 @@ class HttpClient {
   // a non-2xx status is a successful exchange (see ExpectSuccess).
   Result<HttpResponse> Send(const HttpRequest& request);
 
+  // Hands a finished answer's body back so that the next answer is read into its buffer: a large
+  // answer then lands in memory already mapped instead of growing a fresh string page by page
+  // (for a 200 MB answer the page faults cost more client CPU than reading the socket).
+  void Recycle(std::string body) { spare_body_ = std::move(body); }
+
   // Connections opened so far (1 for a fully kept-alive session).
   uint64_t connects() const { return connects_; }
   const Url& url() const { return url_; }
@@ -56,6 +61,7 @@ class HttpClient {
   Url url_;
   std::unique_ptr<Impl> impl_;
   uint64_t connects_ = 0;
+  std::string spare_body_;
 };
 
 // OK for a 2xx answer; otherwise an error naming the request and quoting the status and body

@@ -151,6 +151,7 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
           return fail(s);
         }
         collector.Record(query, ms, response->body);
+        client.Recycle(std::move(response->body));
       }
     });
   }
