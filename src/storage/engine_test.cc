@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-
+#include <set>
 #include <thread>
 
 #include "src/storage/storage_test_util.h"
@@ -277,6 +277,52 @@ TEST_F(EngineTest, PredicateScanKeepsEveryPassingRowAndSkipsMostOthers) {
       if (op == ScanPredicate::Op::kGt && column == 0) EXPECT_LT(delivered, total);  // something was skipped
     }
   }
+}
+
+TEST_F(EngineTest, PredicateScanSkipsHoursTheirStatisticsRuleOut) {
+  // Five hours of one host; `w` passes `w > 90` in a single row of hour 2 only, and `f` is NaN in
+  // one row of hour 4. The hour statistics rule out every other hour of `w`; for `f` the hour
+  // holding a NaN is kept (its sum is NaN), the others are skipped.
+  WriteBatch batch("db");
+  const int64_t t0 = 1686441600000000000;
+  for (int i = 0; i < 1800; ++i) {
+    const int64_t w = i == 2 * 360 + 17 ? 95 : 10 + i % 7;
+    const double f = i == 4 * 360 + 5 ? std::nan("") : 1.5;
+    AddRow(&batch, "cpu", {Host("h0"), t0 + i * 10000000000LL, {{"w", w}}, {{"f", f}}, {}});
+  }
+  Write(batch);
+  ASSERT_TRUE(engine_->Flush().ok());
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  ScanMetrics metrics;
+  auto hours_delivered = [&](int column, double value, size_t* rows) {
+    ScanSpec spec = AllSeries(**reader, {"w", "f"});
+    spec.predicate.column = column;
+    spec.predicate.op = ScanPredicate::Op::kGt;
+    spec.predicate.value = value;
+    CollectingConsumer c;
+    metrics = ScanMetrics{};
+    EXPECT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+    std::set<int64_t> hours;
+    *rows = 0;
+    for (const auto& [series, rows_of] : c.rows) {
+      for (const auto& [t, row] : rows_of) {
+        hours.insert((t - t0) / 3600000000000LL);
+        ++*rows;
+      }
+    }
+    return hours;
+  };
+  size_t rows = 0;
+  EXPECT_EQ(hours_delivered(0, 90, &rows), std::set<int64_t>{2});
+  EXPECT_GE(rows, 1u);
+  EXPECT_EQ(metrics.blocks_pruned, 4u);  // hours 0, 1, 3 and 4, unread
+  EXPECT_EQ(metrics.blocks_decoded, 1u);
+  EXPECT_EQ(hours_delivered(1, 90, &rows), std::set<int64_t>{4});  // only the NaN hour may pass
+  EXPECT_EQ(metrics.blocks_pruned, 4u);
+  EXPECT_EQ(hours_delivered(0, 95, &rows), std::set<int64_t>{});  // nothing passes anywhere
+  EXPECT_EQ(metrics.blocks_pruned, 1u);                            // the whole group, by its statistics
+  EXPECT_EQ(metrics.blocks_decoded, 0u);
 }
 
 TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {

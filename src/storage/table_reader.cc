@@ -39,6 +39,7 @@ struct ScanScratch {
   std::vector<int> all_columns;
   BlockStatsView view;
   DecodedColumn predicate_values;
+  std::vector<ColumnStats> predicate_stats;  // the predicate column's slice statistics
   std::vector<size_t> read_columns;  // segment columns to decode for the current group
   std::vector<DecodedColumn*> read_outs;
 };
@@ -61,6 +62,70 @@ inline bool MayPass(T x, const ScanPredicate& p) {
     case ScanPredicate::Op::kLe: return d <= p.value;
   }
   return true;
+}
+
+// Whether some value summarised by `s` (statistics of a column of `type`) may pass the predicate;
+// false only when none can: no value at all (NULL never passes a comparison), or the range
+// [min, max] lies wholly on the failing side. Float statistics whose sum is NaN may hide NaN
+// rows, and integers beyond 2^53 do not compare exactly as doubles: both are kept.
+bool StatsMayPass(const ColumnStats& s, ValueType type, const ScanPredicate& p) {
+  if (s.count == 0) return false;
+  if (!s.has_numeric) return true;
+  double lo = s.min, hi = s.max;
+  switch (type) {
+    case ValueType::kInt64: {
+      constexpr int64_t kExact = int64_t{1} << 53;
+      if (s.imin < -kExact || s.imax > kExact) return true;
+      lo = static_cast<double>(s.imin);
+      hi = static_cast<double>(s.imax);
+      break;
+    }
+    case ValueType::kUInt64:
+      if (s.max > 9007199254740992.0) return true;
+      break;
+    case ValueType::kFloat64:
+      if (s.sum != s.sum || lo != lo || hi != hi) return true;
+      break;
+    case ValueType::kBool: break;
+    default: return true;
+  }
+  switch (p.op) {
+    case ScanPredicate::Op::kGt: return hi > p.value;
+    case ScanPredicate::Op::kGe: return hi >= p.value;
+    case ScanPredicate::Op::kLt: return lo < p.value;
+    case ScanPredicate::Op::kLe: return lo <= p.value;
+  }
+  return true;
+}
+
+// Removes from `ranges` (ascending, disjoint row spans of a group) the rows of every slice whose
+// statistics of the predicate column show that no row can pass. Returns how many slices it dropped.
+size_t DropFailingSlices(const std::vector<SliceInfo>& slices, const std::vector<ColumnStats>& stats, ValueType type,
+                       const ScanPredicate& p, std::vector<std::pair<uint32_t, uint32_t>>* ranges) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  size_t si = 0;
+  size_t dropped = 0;
+  size_t last_dropped = SIZE_MAX;
+  for (auto [b, e] : *ranges) {
+    while (b < e) {
+      while (si < slices.size() && slices[si].first_row + slices[si].rows <= b) ++si;
+      if (si == slices.size()) {
+        out.emplace_back(b, e);
+        break;
+      }
+      const uint32_t slice_end = std::min(e, slices[si].first_row + slices[si].rows);
+      if (StatsMayPass(stats[si], type, p)) {
+        if (!out.empty() && out.back().second == b) out.back().second = slice_end;
+        else out.emplace_back(b, slice_end);
+      } else if (si != last_dropped) {
+        ++dropped;
+        last_dropped = si;
+      }
+      b = slice_end;
+    }
+  }
+  *ranges = std::move(out);
+  return dropped;
 }
 
 // Narrows `ranges` (ascending row spans of a group) to the spans around rows whose predicate
@@ -361,6 +426,15 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         ++metrics->blocks_pruned;
         continue;
       }
+      // Zone maps: a group whose predicate column cannot pass anywhere is skipped unread.
+      const int pc = spec.predicate.column >= 0 ? column_ids[spec.predicate.column] : -1;
+      const bool dense_predicate = pc >= 0 && static_cast<size_t>(pc) < seg_columns &&
+                                   seg.chunk(group, pc).presence == ColumnChunkMeta::kDense;
+      const ValueType predicate_type = dense_predicate ? seg.index().columns[pc].type : ValueType::kNull;
+      if (dense_predicate && !StatsMayPass(seg.chunk(group, pc).stats, predicate_type, spec.predicate)) {
+        ++metrics->blocks_pruned;
+        continue;
+      }
       const bool whole = group.min_time >= spec.min_time && group.max_time <= spec.max_time;
       if (spec.offer_stats && whole) {
         BlockStatsView view;
@@ -381,8 +455,10 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       // Hour slices inside the range are offered one by one; only rows of the slices not taken
       // (partial ones at the range's ends, or declined) are decoded and delivered.
       accepted.clear();
+      bool slices_read = false;
       if (spec.offer_stats && group.slices_length > 0) {
         GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
+        slices_read = true;
         bool all_taken = true;
         bool loaded = false;
         for (size_t si = 0; si < slices.size(); ++si) {
@@ -456,11 +532,17 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       if (at < hi) ranges.emplace_back(at, hi);
       if (ranges.empty()) continue;
-      // A predicate on a fully present numeric column: decode it first, then only the spans
-      // around rows that may pass.
-      const int pc = spec.predicate.column >= 0 ? column_ids[spec.predicate.column] : -1;
-      if (pc >= 0 && static_cast<size_t>(pc) < seg_columns &&
-          seg.chunk(group, pc).presence == ColumnChunkMeta::kDense) {
+      // A predicate on a fully present numeric column: leave out the hour slices its statistics
+      // rule out, decode it over the rest, then the other columns only around rows that may pass.
+      if (dense_predicate) {
+        if (group.slices_length > 0) {
+          if (!slices_read) GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
+          GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, pc, slices.size(), &scratch->predicate_stats));
+          // Each slice ruled out counts as a pruned block.
+          metrics->blocks_pruned +=
+              DropFailingSlices(slices, scratch->predicate_stats, predicate_type, spec.predicate, &ranges);
+          if (ranges.empty()) continue;
+        }
         DecodedColumn& pv = scratch->predicate_values;
         GNOMON_RETURN_IF_ERROR(seg.ReadColumnRows(group, pc, ranges, &pv));
         switch (pv.type) {
