@@ -30,7 +30,7 @@ using ChunkInfo = ChunkedDeltaReader::Chunk;
 // One chunk's decoding state in one-byte mode: symbol i is the zigzag delta of value i + 1.
 struct Cursor {
   const HuffmanDecodeTable* table;
-  const uint8_t* bits;
+  const uint8_t* bits;  // the stream; 8 bytes past its end are readable (the payload's, or padding)
   size_t nbytes;
   uint64_t pos;   // bit position
   int64_t* out;   // out[0] holds the base; symbols fill out[1..n]
@@ -38,65 +38,104 @@ struct Cursor {
   size_t i;       // symbols decoded
   uint64_t acc;
   bool exact;     // the whole stream is decoded: it must be consumed exactly
+  bool pad;       // the stream ends within 8 bytes of the payload: decode from a padded copy
 };
 
-inline bool FastReady(const Cursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
+// The table entry of the code at the bottom of `w`. A bit pattern that is no code sets *bad and
+// reads as a one-bit code, so that decoding of a corrupt stream stays bounded; the caller reports it.
+inline uint32_t Entry(const HuffmanDecodeTable& t, uint64_t w, uint32_t* bad) {
+  uint32_t e = t.entries[w & t.mask];
+  if (__builtin_expect(e == 0, 0)) {
+    e = t.LookupLong(w);
+    if (e == 0) {
+      *bad = 1;
+      e = 1u << 8;
+    }
+  }
+  return e;
+}
 
-// Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). Returns nonzero on a
-// bit pattern that is no code or a byte >= 0x80 (not a one-byte varint).
-inline uint32_t DecodeFour(Cursor* c) {
-  const HuffmanDecodeTable& t = *c->table;
-  // Work on locals: stores through c->out could alias the cursor's fields, which would keep the
-  // compiler from holding them in registers.
-  uint64_t pos = c->pos;
-  uint64_t acc = c->acc;
-  int64_t* out = c->out + c->i;
+// Four symbols of one lane from one 8-byte load (>= 57 bits; codes are <= 12 bits).
+[[gnu::always_inline]] inline void DecodeFour(const HuffmanDecodeTable& t, const uint8_t* bits, uint64_t& pos,
+                                              uint64_t& acc, int64_t* out, uint32_t* bad) {
   uint64_t w;
-  std::memcpy(&w, c->bits + (pos >> 3), 8);
+  std::memcpy(&w, bits + (pos >> 3), 8);
   w >>= (pos & 7);
-  uint32_t bad = 0;
-  for (int j = 1; j <= 4; ++j) {
-    const uint16_t e = t.Lookup(w);
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t e = Entry(t, w, bad);
     const uint32_t len = e >> 8;
     const uint32_t z = e & 0xff;
-    bad |= (len == 0) | (z & 0x80);
     w >>= len;
     pos += len;
     acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
     out[j] = static_cast<int64_t>(acc);
   }
-  c->pos = pos;
-  c->acc = acc;
-  c->i += 4;
-  return bad;
 }
 
-// Bounds-checked, one symbol at a time: stream tails. False on an invalid or overrun stream.
-bool DecodeTail(Cursor* c) {
-  const HuffmanDecodeTable& t = *c->table;
-  const uint64_t total_bits = uint64_t{c->nbytes} * 8;
-  for (; c->i < c->n;) {
-    const size_t byte = c->pos >> 3;
-    if (byte >= c->nbytes) return false;
-    uint64_t w = 0;
-    std::memcpy(&w, c->bits + byte, std::min<size_t>(8, c->nbytes - byte));
-    w >>= (c->pos & 7);
-    const uint16_t e = t.Lookup(w);
-    const uint32_t len = e >> 8;
-    const uint32_t z = e & 0xff;
-    if (len == 0 || (z & 0x80) != 0) return false;
-    c->pos += len;
-    if (c->pos > total_bits) return false;
-    c->acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
-    c->out[++c->i] = static_cast<int64_t>(c->acc);
+// `rounds` rounds of four symbols on each of `L` cursors in lockstep, their state in locals: the
+// lanes' table-lookup chains are independent, so they overlap (one chain alone is bound by the
+// lookup latency). REQUIRES: each cursor has >= 4 * rounds symbols left. False when a stream runs
+// past its end (corrupt), before reading beyond what Cursor::bits allows.
+template <int L>
+bool RunLanes(Cursor* const* cs, size_t rounds, uint32_t* bad) {
+  uint64_t pos[L], acc[L], limit[L];
+  int64_t* out[L];
+  for (int k = 0; k < L; ++k) {
+    pos[k] = cs[k]->pos;
+    acc[k] = cs[k]->acc;
+    out[k] = cs[k]->out + cs[k]->i + 1;
+    limit[k] = uint64_t{cs[k]->nbytes} * 8;
+  }
+  bool overrun = false;
+  for (size_t r = 0; r < rounds; ++r) {
+    for (int k = 0; k < L; ++k) {
+      DecodeFour(*cs[k]->table, cs[k]->bits, pos[k], acc[k], out[k], bad);
+      out[k] += 4;
+    }
+    for (int k = 0; k < L; ++k) overrun |= pos[k] > limit[k];
+    if (__builtin_expect(overrun, 0)) return false;
+  }
+  for (int k = 0; k < L; ++k) {
+    cs[k]->pos = pos[k];
+    cs[k]->acc = acc[k];
+    cs[k]->i += 4 * rounds;
   }
   return true;
 }
 
-// Runs every cursor, four at a time, so that their table-lookup chains overlap (a single chain is
-// bound by the lookup latency); a finished cursor's place goes to the next one. False on a bad
-// stream.
-bool RunCursors(Cursor* cs, size_t n) {
+// The cursor's last (< 4) symbols one at a time, then the end-of-stream checks.
+bool Finish(Cursor* c, uint32_t* bad) {
+  const HuffmanDecodeTable& t = *c->table;
+  for (; c->i < c->n; ++c->i) {
+    uint64_t w;
+    std::memcpy(&w, c->bits + (c->pos >> 3), 8);
+    w >>= (c->pos & 7);
+    const uint32_t e = Entry(t, w, bad);
+    const uint32_t z = e & 0xff;
+    c->pos += e >> 8;
+    if (c->pos > uint64_t{c->nbytes} * 8) return false;
+    c->acc += (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1));
+    c->out[c->i + 1] = static_cast<int64_t>(c->acc);
+  }
+  return !c->exact || (c->pos + 7) / 8 == c->nbytes;  // a whole stream has no extra bytes
+}
+
+// Runs every cursor, four at a time in lockstep; a finished cursor's place goes to the next one.
+// Streams that end too close to their payload's end are first copied into `padded`. False on a
+// bad stream.
+bool RunCursors(Cursor* cs, size_t n, std::vector<uint8_t>* padded) {
+  size_t pad_bytes = 0;
+  for (size_t k = 0; k < n; ++k) pad_bytes += cs[k].pad ? cs[k].nbytes + 8 : 0;
+  if (pad_bytes > 0) {
+    padded->assign(pad_bytes, 0);
+    uint8_t* p = padded->data();
+    for (size_t k = 0; k < n; ++k) {
+      if (!cs[k].pad) continue;
+      std::memcpy(p, cs[k].bits, cs[k].nbytes);
+      cs[k].bits = p;
+      p += cs[k].nbytes + 8;
+    }
+  }
   Cursor* active[4];
   int na = 0;
   size_t next = 0;
@@ -104,20 +143,28 @@ bool RunCursors(Cursor* cs, size_t n) {
   for (;;) {
     while (na < 4 && next < n) active[na++] = &cs[next++];
     if (na == 0) break;
-    bool all_ready = true;
-    for (int k = 0; k < na; ++k) all_ready &= FastReady(*active[k]);
-    if (all_ready) {
-      for (int k = 0; k < na; ++k) bad |= DecodeFour(active[k]);
-      continue;
+    if (na == 4) {
+      size_t rounds = SIZE_MAX;
+      for (int k = 0; k < 4; ++k) rounds = std::min(rounds, (active[k]->n - active[k]->i) / 4);
+      if (rounds > 0 && !RunLanes<4>(active, rounds, &bad)) return false;
+    } else {
+      // The last few cursors: pairs still overlap two chains.
+      for (int k = 0; k + 1 < na; k += 2) {
+        const size_t rounds = std::min(active[k]->n - active[k]->i, active[k + 1]->n - active[k + 1]->i) / 4;
+        if (rounds > 0 && !RunLanes<2>(active + k, rounds, &bad)) return false;
+      }
+      for (int k = 0; k < na; ++k) {
+        const size_t rounds = (active[k]->n - active[k]->i) / 4;
+        if (rounds > 0 && !RunLanes<1>(active + k, rounds, &bad)) return false;
+      }
     }
     for (int k = 0; k < na;) {
-      if (FastReady(*active[k])) {
+      Cursor* c = active[k];
+      if (c->n - c->i >= 4) {
         ++k;
         continue;
       }
-      Cursor* c = active[k];
-      if (!DecodeTail(c)) return false;
-      if (c->exact && (c->pos + 7) / 8 != c->nbytes) return false;  // padded stream
+      if (!Finish(c, &bad)) return false;
       active[k] = active[--na];
     }
   }
@@ -224,6 +271,14 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   }
   // A small primary table: ranges decode a few hundred symbols, and the codes of small deltas are short.
   GNOMON_RETURN_IF_ERROR(ReadHuffmanTable(payload, &in, &table_, kPrimaryBits).WithContext("codec chunked_delta"));
+  if (!multi_byte_) {
+    // One-byte deltas are zigzag values below 0x80; the decoder relies on the code holding no other.
+    int symbols = 0;
+    for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) symbols += table_.count[len];
+    for (int k = 0; k < symbols; ++k) {
+      if (table_.sorted[k] >= 0x80) return corrupt("multi-byte symbol in a one-byte code table");
+    }
+  }
   const size_t chunks = NumChunks(n, layout_);
   if (chunks > in.size() / 2) return corrupt("more chunks than chunk headers");  // each header >= 2 bytes
   chunks_.resize(chunks);
@@ -260,6 +315,7 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
 // Decoding work planned across readers and ranges, run together.
 struct ChunkedRangePlan {
   std::vector<Cursor> cursors;
+  std::vector<uint8_t> padded;  // copies of streams that end too near their payload's end
   struct Copy {
     const int64_t* from;
     size_t count;
@@ -284,7 +340,7 @@ struct ChunkedRangePlan {
   }
 
   Status Run() {
-    if (!RunCursors(cursors.data(), cursors.size())) {
+    if (!RunCursors(cursors.data(), cursors.size(), &padded)) {
       return Status::Corruption("block: codec chunked_delta: invalid, truncated, overlong or padded bit stream");
     }
     for (const Copy& c : copies) std::copy(c.from, c.from + c.count, c.to);
@@ -311,8 +367,10 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
       GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, values, whole, payload_, dst));
     } else {
       dst[0] = ch.base;
+      const auto* payload_end = reinterpret_cast<const uint8_t*>(payload_.data()) + payload_.size();
       plan->cursors.push_back(Cursor{&table_, ch.stream, ch.stream_bytes, 0, dst, values - 1, 0,
-                                     static_cast<uint64_t>(ch.base), whole});
+                                     static_cast<uint64_t>(ch.base), whole,
+                                     ch.stream + ch.stream_bytes + 8 > payload_end});
     }
   }
   return Status::OK();

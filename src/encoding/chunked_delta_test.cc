@@ -121,6 +121,45 @@ TEST(ChunkedDeltaTest, DamagedChunkHeadersAreCorruption) {
   }
 }
 
+TEST(ChunkedDeltaTest, OneByteTableWithAWideSymbolIsCorruption) {
+  // One-byte mode promises zigzag deltas below 0x80; a code table holding a larger symbol is damage.
+  const std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 2000);
+  std::vector<int64_t> deltas(v.size() - 1);
+  ComputeDeltas(v, deltas.data());
+  std::string payload, block;
+  EncodeChunkedDelta(v, deltas, {100, 300}, &payload);
+  ASSERT_EQ(payload[0], 0);  // one-byte mode
+  // flags, v(100), v(300) (2 bytes), u8(k - 1), then (symbol, length) pairs ascending by symbol.
+  const size_t k = static_cast<uint8_t>(payload[4]) + size_t{1};
+  payload[5 + 2 * (k - 1)] = static_cast<char>(0x90);  // the largest symbol stays the largest
+  AppendBlock(Codec::kChunkedDelta, Compression::kNone, static_cast<uint32_t>(v.size()), payload, &block);
+  std::vector<int64_t> out;
+  EXPECT_TRUE(DecodeInt64s(block, &out).IsCorruption());
+  EXPECT_TRUE(DecodeInt64Range(block, 500, 900, &out).IsCorruption());
+}
+
+TEST(ChunkedDeltaTest, EveryFlippedBitDecodesOrIsCorruption) {
+  // The lockstep decoder reads streams without per-symbol bounds checks: any damage must still end
+  // in values or Corruption, whichever ranges are read and however many blocks run together.
+  const std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 1500);
+  const std::string block = ChunkedBlock(v, {360, 360});
+  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {{3, 700}, {1100, 1500}};
+  std::vector<std::vector<int64_t>> outs(5);
+  std::vector<std::vector<int64_t>*> out_ptrs;
+  for (auto& o : outs) out_ptrs.push_back(&o);
+  for (size_t bit = 0; bit < block.size() * 8; ++bit) {
+    std::string bad = block;
+    bad[bit / 8] ^= static_cast<char>(1 << (bit % 8));
+    std::vector<std::string_view> views = {block, bad, block, bad, bad};
+    Status s = DecodeInt64RangesMany(views, ranges, out_ptrs);
+    // A damaged value count may put the ranges outside the block: InvalidArgument.
+    ASSERT_TRUE(s.ok() || s.IsCorruption() || s.IsInvalidArgument()) << "bit " << bit << ": " << s.ToString();
+    std::vector<int64_t> whole;
+    s = DecodeInt64s(bad, &whole);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << "bit " << bit << ": " << s.ToString();
+  }
+}
+
 TEST(ChunkedDeltaTest, ManyBlocksDecodeTogetherAsEachAlone) {
   std::vector<std::vector<int64_t>> values;
   std::vector<std::string> blocks;
