@@ -98,6 +98,14 @@ class ScanConsumer {
   // Whether statistics over rows with times in [min_time, max_time] could be used at all (lets
   // the scan skip reading slice statistics a consumer would decline).
   virtual bool CanUseStats(int64_t min_time, int64_t max_time) { return false; }
+  // Whether the consumer can take statistics less some of the rows they summarise (it keeps only
+  // counts and sums). A range that starts inside an hour slice is then read as the slice's
+  // statistics less the rows before the range, which decodes those rows instead of the others.
+  virtual bool CanSubtractStats() { return false; }
+  // The rows summarised by `stats` except those in `less` (rows of the same series inside the
+  // statistics' time span, in time order). Called only where CanSubtractStats() and
+  // CanUseStats(stats.min_time, stats.max_time) hold; the consumer must account for them.
+  virtual void OnBlockStatsLess(const BlockStatsView& stats, const ColumnBatch& less) {}
 };
 
 struct ScanMetrics {

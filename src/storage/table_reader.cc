@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "src/base/check.h"
 #include "src/storage/row_selection.h"
 #include "src/storage/table.h"
 
@@ -231,8 +232,10 @@ class TableSnapshot final : public TableReader {
  private:
   Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
                     ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const;
+  // Delivers rows [from, end) of times/cols as one batch.
   bool Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
-            std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics) const;
+            std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics,
+            size_t from = 0) const;
   void ReadMemtable(const Source& src, int64_t min_time, int64_t max_time,
                     const std::vector<int>& columns, SortedSeries* out) const {
     if (src.active) {
@@ -287,18 +290,19 @@ void ToDecoded(SortedSeries* rows, const std::vector<int>& column_ids, const Tab
 
 bool TableSnapshot::Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
                          std::vector<DecodedColumn>* cols, ScanConsumer* consumer,
-                         ScanMetrics* metrics) const {
-  if (times->empty()) return true;
+                         ScanMetrics* metrics, size_t from) const {
+  if (times->size() <= from) return true;
   if (spec.newest_first) {
+    GNOMON_CHECK(from == 0);
     std::reverse(times->begin(), times->end());
     for (DecodedColumn& c : *cols) ReverseColumn(&c);
   }
   ColumnBatch batch;
   batch.series = id;
-  batch.rows = times->size();
-  batch.times = times->data();
+  batch.rows = times->size() - from;
+  batch.times = times->data() + from;
   batch.columns.reserve(cols->size());
-  for (const DecodedColumn& c : *cols) batch.columns.push_back(c.View(0));
+  for (const DecodedColumn& c : *cols) batch.columns.push_back(c.View(from));
   metrics->rows_produced += batch.rows;
   return consumer->OnBatch(batch);
 }
@@ -456,30 +460,46 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       // (partial ones at the range's ends, or declined) are decoded and delivered.
       accepted.clear();
       bool slices_read = false;
+      size_t subtract_si = SIZE_MAX;  // the slice the range starts inside, if read as stats less rows
       if (spec.offer_stats && group.slices_length > 0) {
         GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
         slices_read = true;
         bool all_taken = true;
         bool loaded = false;
+        const bool can_subtract = !spec.newest_first && spec.predicate.column < 0 && consumer->CanSubtractStats();
+        auto load_stats = [&]() -> Status {
+          slice_stats.assign(column_ids.size(), {});
+          for (size_t i = 0; i < column_ids.size(); ++i) {
+            int c = column_ids[i];
+            if (c >= 0 && static_cast<size_t>(c) < seg_columns) {
+              GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i]));
+            } else {
+              slice_stats[i].assign(slices.size(), ColumnStats{});
+            }
+          }
+          return Status::OK();
+        };
         for (size_t si = 0; si < slices.size(); ++si) {
           const SliceInfo& sl = slices[si];
           const int64_t lo_t = std::max(sl.start, group.min_time);
           const int64_t hi_t = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
           if (hi_t < spec.min_time || lo_t > spec.max_time) continue;
+          if (lo_t < spec.min_time && hi_t <= spec.max_time && can_subtract && consumer->CanUseStats(lo_t, hi_t)) {
+            // The range starts inside this slice: perhaps its statistics less the rows before.
+            subtract_si = si;
+            all_taken = false;
+            if (!loaded) {
+              GNOMON_RETURN_IF_ERROR(load_stats());
+              loaded = true;
+            }
+            continue;
+          }
           if (lo_t < spec.min_time || hi_t > spec.max_time || !consumer->CanUseStats(lo_t, hi_t)) {
             all_taken = false;
             continue;
           }
           if (!loaded) {
-            slice_stats.assign(column_ids.size(), {});
-            for (size_t i = 0; i < column_ids.size(); ++i) {
-              int c = column_ids[i];
-              if (c >= 0 && static_cast<size_t>(c) < seg_columns) {
-                GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i]));
-              } else {
-                slice_stats[i].assign(slices.size(), ColumnStats{});
-              }
-            }
+            GNOMON_RETURN_IF_ERROR(load_stats());
             loaded = true;
           }
           BlockStatsView& view = scratch->view;
@@ -521,7 +541,19 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       // The rows to deliver: those in the scan's range, less the slices answered from statistics
       // (ascending row spans). Only these rows are decoded where the blocks allow it.
+      // A slice read as its statistics less the rows before the range: those rows [first_row, lo)
+      // are decoded (first, ahead of the others), its rows in the range are not.
+      uint32_t less_rows = 0;
+      if (subtract_si != SIZE_MAX) {
+        const SliceInfo& sl = slices[subtract_si];
+        const uint32_t end = sl.first_row + sl.rows;
+        if (lo > sl.first_row && lo < end && end <= hi) {
+          less_rows = lo - sl.first_row;
+          accepted.insert(accepted.begin(), subtract_si);
+        }
+      }
       ranges.clear();
+      if (less_rows > 0) ranges.emplace_back(slices[subtract_si].first_row, lo);
       uint32_t at = lo;
       for (size_t si : accepted) {
         const uint32_t b = std::max(slices[si].first_row, lo);
@@ -583,7 +615,24 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         }
       }
       GNOMON_RETURN_IF_ERROR(seg.ReadColumnsRows(group, scratch->read_columns, ranges, scratch->read_outs));
-      if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
+      if (less_rows > 0) {
+        const SliceInfo& sl = slices[subtract_si];
+        BlockStatsView& view = scratch->view;
+        view.series = id;
+        view.rows = sl.rows;
+        view.min_time = view.first_time = std::max(sl.start, group.min_time);
+        view.max_time = view.last_time = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
+        view.columns.resize(column_ids.size());
+        for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][subtract_si];
+        ColumnBatch less;
+        less.series = id;
+        less.rows = less_rows;
+        less.times = times.data();
+        less.columns.reserve(cols.size());
+        for (const DecodedColumn& c : cols) less.columns.push_back(c.View(0));
+        consumer->OnBlockStatsLess(view, less);
+      }
+      if (!Emit(id, spec, &times, &cols, consumer, metrics, less_rows)) {
         *stop = true;
         return Status::OK();
       }
