@@ -5,6 +5,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "src/base/check.h"
 
 namespace gnomon::query {
 
@@ -124,6 +125,43 @@ void UpdateRun(BucketState* st, const AggregateSpec& spec, const storage::Column
   }
 }
 
+// Takes rows [begin, end) of one column back out of a running count/sum (the rows are among those
+// of statistics merged before). Only for Subtractable() aggregates.
+void SubtractRun(BucketState* st, const AggregateSpec& spec, const storage::ColumnVector* col, size_t begin,
+                 size_t end) {
+  if (spec.kind == AggKind::kCountStar) {
+    st->count -= static_cast<int64_t>(end - begin);
+    return;
+  }
+  if (col == nullptr || col->type == ValueType::kNull) return;
+  const uint8_t* valid = col->validity;
+  int64_t n = 0;
+  for (size_t r = begin; r < end; ++r) n += valid == nullptr || valid[r] != 0;
+  st->count -= n;
+  if (spec.kind == AggKind::kCount) return;
+  __int128 acc = 0;  // Subtractable(): an int64 or bool column
+  for (size_t r = begin; r < end; ++r) {
+    if (valid != nullptr && !valid[r]) continue;
+    acc += col->type == ValueType::kInt64 ? col->i64[r] : col->b[r];
+  }
+  const __int128 total = static_cast<__int128>(st->isum) - acc;
+  if (total > INT64_MAX || total < INT64_MIN) st->int_overflow = true;
+  st->isum = static_cast<int64_t>(total);
+  st->sum -= static_cast<double>(acc);
+}
+
+// Whether statistics less rows give this aggregate exactly: counts, and sums of integer (and bool)
+// columns, whose statistics keep exact sums. (min/max cannot be subtracted, float sums would round.)
+bool Subtractable(const AggregateSpec& spec) {
+  switch (spec.kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount: return true;
+    case AggKind::kSum:
+    case AggKind::kAvg: return spec.arg->type == ValueType::kInt64 || spec.arg->type == ValueType::kBool;
+    default: return false;
+  }
+}
+
 // Block or slice statistics of the aggregate's column (as AggState::MergeStats).
 void MergeStats(BucketState* st, const AggregateSpec& spec, const storage::ColumnStats& s, uint32_t rows) {
   switch (spec.kind) {
@@ -191,6 +229,14 @@ void Merge(BucketState* st, const AggregateSpec& spec, const BucketState& o) {
   }
 }
 
+// avg over count > 0 rows: exact integer sums where they did not overflow.
+double AverageOf(const BucketState& st, const AggregateSpec& spec) {
+  if ((spec.arg->type == ValueType::kInt64 || spec.arg->type == ValueType::kBool) && !st.int_overflow) {
+    return static_cast<double>(st.isum) / static_cast<double>(st.count);
+  }
+  return st.sum / static_cast<double>(st.count);
+}
+
 // The aggregate's value (as AggState::Finalize).
 Result<Value> ResultOf(const BucketState& st, const AggregateSpec& spec) {
   switch (spec.kind) {
@@ -206,10 +252,7 @@ Result<Value> ResultOf(const BucketState& st, const AggregateSpec& spec) {
       return Value::Float(st.sum);
     case AggKind::kAvg:
       if (st.count == 0) return Value::Null();
-      if ((spec.arg->type == ValueType::kInt64 || spec.arg->type == ValueType::kBool) && !st.int_overflow) {
-        return Value::Float(static_cast<double>(st.isum) / static_cast<double>(st.count));
-      }
-      return Value::Float(st.sum / static_cast<double>(st.count));
+      return Value::Float(AverageOf(st, spec));
     case AggKind::kMin:
     case AggKind::kMax:
       if (!st.has) return Value::Null();
@@ -278,12 +321,35 @@ struct BucketAggregateOperator::Partial {
   }
 };
 
+// All groups of a bounded range of fixed-width buckets, laid out densely by (tag group, bucket):
+// a lookup is arithmetic, and threads that own disjoint tag groups share one table with nothing
+// to merge afterwards. Output order (tag group, then bucket) is the table's own order.
+struct BucketAggregateOperator::Dense {
+  size_t naggs = 0;
+  int64_t first_bucket = 0;
+  int64_t width = 1;
+  size_t buckets = 1;
+  std::vector<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
+  std::vector<uint8_t> used;        // per slot: some row or statistic reached it
+
+  BucketState* Get(uint32_t tag_group, int64_t bucket) {
+    const size_t b = static_cast<size_t>((bucket - first_bucket) / width);
+    GNOMON_CHECK(bucket >= first_bucket && b < buckets);  // scans deliver only rows in range
+    const size_t slot = size_t{tag_group} * buckets + b;
+    used[slot] = 1;
+    return &states[slot * naggs];
+  }
+};
+
+template <typename Groups>
 class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
  public:
   // group_of_series: tag group by series id.
   Consumer(const BucketAggregateOperator& op, const std::vector<uint32_t>& group_of_series,
-           const std::vector<int>& agg_column, Partial* partial)
-      : op_(op), group_of_series_(group_of_series), agg_column_(agg_column), partial_(partial) {}
+           const std::vector<int>& agg_column, Groups* partial)
+      : op_(op), group_of_series_(group_of_series), agg_column_(agg_column), partial_(partial) {
+    subtractable_ = std::all_of(op_.specs_.begin(), op_.specs_.end(), Subtractable);
+  }
 
   int64_t BucketOf(int64_t t) const { return bucket_key_ ? bucket_key_->bucket.Apply(t) : 0; }
 
@@ -316,6 +382,20 @@ class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
     return !bucket_key_ || BucketOf(min_time) == BucketOf(max_time);
   }
 
+  bool CanSubtractStats() override { return subtractable_; }
+
+  void OnBlockStatsLess(const storage::BlockStatsView& stats, const storage::ColumnBatch& less) override {
+    const uint32_t tg = group_of_series_[stats.series];
+    BucketState* states = partial_->Get(tg, BucketOf(stats.min_time));
+    for (size_t a = 0; a < op_.specs_.size(); ++a) {
+      storage::ColumnStats none;
+      const storage::ColumnStats& s = agg_column_[a] >= 0 ? stats.columns[agg_column_[a]] : none;
+      MergeStats(&states[a], op_.specs_[a], s, stats.rows);
+      const storage::ColumnVector* col = agg_column_[a] >= 0 ? &less.columns[agg_column_[a]] : nullptr;
+      SubtractRun(&states[a], op_.specs_[a], col, 0, less.rows);
+    }
+  }
+
   bool OnBlockStats(const storage::BlockStatsView& stats) override {
     const int64_t b = BucketOf(stats.min_time);
     if (bucket_key_ && BucketOf(stats.max_time) != b) return false;
@@ -335,7 +415,8 @@ class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
   const BucketAggregateOperator& op_;
   const std::vector<uint32_t>& group_of_series_;
   const std::vector<int>& agg_column_;
-  Partial* partial_;
+  Groups* partial_;
+  bool subtractable_ = false;
 };
 
 BucketAggregateOperator::BucketAggregateOperator(
@@ -392,12 +473,11 @@ Status BucketAggregateOperator::Compute() {
   }
   while (true) {
     int64_t lo = bucket->bucket.Apply(hi - std::min(span, hi - INT64_MIN / 2));
-    group_keys_.clear();
-    group_states_.clear();
+    out_keys_.clear();
     states_.clear();
     if (lo <= lowest) return Aggregate(min_time_, max_time_);
     GNOMON_RETURN_IF_ERROR(Aggregate(lo, hi));
-    if (group_keys_.size() >= newest_buckets_) return Status::OK();
+    if (out_keys_.size() >= newest_buckets_) return Status::OK();
     span = span > INT64_MAX / 4 ? INT64_MAX / 2 : std::max<int64_t>(span * 2, 1);
   }
 }
@@ -408,7 +488,8 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   for (const BucketGroupKey& k : keys_) {
     if (k.kind == BucketGroupKey::Kind::kTag) tags.push_back(k.tag);
   }
-  TagGroups groups(*reader_, std::move(tags));
+  groups_ = std::make_unique<TagGroups>(*reader_, std::move(tags));
+  TagGroups& groups = *groups_;
   std::vector<uint32_t> group_of_series(series_.empty() ? 0 : *std::max_element(series_.begin(), series_.end()) + 1);
   for (storage::SeriesId id : series_) group_of_series[id] = groups.GroupOf(id);
   // Field columns to read, and each aggregate's position among them.
@@ -432,36 +513,87 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   }
 
   const int nthreads = series_.size() >= 64 ? threads_ : 1;
-  std::vector<Partial> partials;
-  for (int t = 0; t < nthreads; ++t) partials.emplace_back(specs_.size());
+  const size_t naggs = specs_.size();
   std::vector<Status> statuses(nthreads);
   std::vector<storage::ScanMetrics> metrics(nthreads);
-  auto work = [&](int t) {
-    const size_t begin = series_.size() * t / nthreads;
-    const size_t end = series_.size() * (t + 1) / nthreads;
-    Consumer consumer(*this, group_of_series, agg_column, &partials[t]);
-    consumer.bucket_key_ = bucket_key;
-    storage::ScanSpec part = spec;
-    // Series in slices of 64 per scan: the timeout and memory checks run between slices.
-    for (size_t i = begin; i < end; i += 64) {
-      Status s = ctx_->Check();
-      if (!s.ok()) {
-        statuses[t] = s;
-        return;
+  // Thread t scans `parts[t]` (ascending series ids) into `table`.
+  auto run = [&](auto* tables, const std::vector<std::vector<storage::SeriesId>>& parts) {
+    auto work = [&](int t) {
+      using Table = std::remove_pointer_t<decltype(tables)>;
+      Consumer<Table> consumer(*this, group_of_series, agg_column, &tables[t]);
+      consumer.bucket_key_ = bucket_key;
+      storage::ScanSpec part = spec;
+      const std::vector<storage::SeriesId>& mine = parts[t];
+      // Series in slices of 64 per scan: the timeout and memory checks run between slices.
+      for (size_t i = 0; i < mine.size(); i += 64) {
+        Status s = ctx_->Check();
+        if (!s.ok()) {
+          statuses[t] = s;
+          return;
+        }
+        part.series.assign(mine.begin() + i, mine.begin() + std::min(mine.size(), i + 64));
+        s = reader_->Scan(part, &consumer, &metrics[t]);
+        if (!s.ok()) {
+          statuses[t] = s;
+          return;
+        }
       }
-      part.series.assign(series_.begin() + i, series_.begin() + std::min(end, i + 64));
-      s = reader_->Scan(part, &consumer, &metrics[t]);
-      if (!s.ok()) {
-        statuses[t] = s;
-        return;
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < nthreads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+  };
+
+  slot_of_group_.clear();
+  Dense dense;
+  if (PlanDense(groups.size(), bucket_key, min_time, max_time, &dense)) {
+    // Each thread owns the tag groups g with g % nthreads == t: it alone writes their slots.
+    std::vector<std::vector<storage::SeriesId>> parts(nthreads);
+    for (storage::SeriesId id : series_) parts[group_of_series[id] % nthreads].push_back(id);
+    struct Shared {  // every thread's view of the one dense table
+      Dense* d;
+      BucketState* Get(uint32_t tg, int64_t b) { return d->Get(tg, b); }
+    };
+    std::vector<Shared> views(nthreads, Shared{&dense});
+    run(views.data(), parts);
+    for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
+    const size_t buckets = dense.buckets;
+    for (size_t slot = 0; slot < dense.used.size(); ++slot) {
+      if (!dense.used[slot]) continue;
+      const auto tg = static_cast<uint32_t>(slot / buckets);
+      const int64_t b = dense.first_bucket + static_cast<int64_t>(slot % buckets) * dense.width;
+      out_keys_.emplace_back(tg, b);
+      slot_of_group_.push_back(static_cast<uint32_t>(slot));
+    }
+    states_ = std::move(dense.states);
+  } else {
+    std::vector<Partial> partials;
+    for (int t = 0; t < nthreads; ++t) partials.emplace_back(naggs);
+    std::vector<std::vector<storage::SeriesId>> parts(nthreads);
+    for (int t = 0; t < nthreads; ++t) {
+      parts[t].assign(series_.begin() + series_.size() * t / nthreads,
+                      series_.begin() + series_.size() * (t + 1) / nthreads);
+    }
+    run(partials.data(), parts);
+    for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
+    Partial& total = partials[0];
+    for (int t = 1; t < nthreads; ++t) {
+      for (size_t g = 0; g < partials[t].keys.size(); ++g) {
+        auto [tg, b] = partials[t].keys[g];
+        BucketState* dst = total.Get(tg, b);
+        for (size_t a = 0; a < naggs; ++a) Merge(&dst[a], specs_[a], partials[t].states[g * naggs + a]);
       }
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < nthreads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
-  for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
+    // Deterministic output: by tag group (first-seen order of ascending series), then bucket.
+    std::vector<uint32_t> order(total.keys.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return total.keys[x] < total.keys[y]; });
+    out_keys_.reserve(order.size());
+    for (uint32_t g : order) out_keys_.push_back(total.keys[g]);
+    slot_of_group_ = std::move(order);
+    states_ = std::move(total.states);
+  }
   for (const auto& m : metrics) {
     ctx_->stats.series_scanned += m.series_scanned;
     ctx_->stats.blocks_decoded += m.blocks_decoded;
@@ -469,39 +601,83 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     ctx_->stats.blocks_pruned += m.blocks_pruned;
     ctx_->stats.rows_scanned += m.rows_produced;
   }
-  Partial& total = partials[0];
-  const size_t naggs = specs_.size();
-  for (int t = 1; t < nthreads; ++t) {
-    for (size_t g = 0; g < partials[t].keys.size(); ++g) {
-      auto [tg, b] = partials[t].keys[g];
-      BucketState* dst = total.Get(tg, b);
-      for (size_t a = 0; a < naggs; ++a) Merge(&dst[a], specs_[a], partials[t].states[g * naggs + a]);
-    }
+  if (keys_.empty() && out_keys_.empty()) {
+    // Without GROUP BY an aggregate over no rows still yields one row: count 0, NULL otherwise.
+    out_keys_.emplace_back(0, 0);
+    slot_of_group_.push_back(static_cast<uint32_t>(states_.size() / std::max<size_t>(1, naggs)));
+    states_.resize(states_.size() + naggs);
   }
-  // Deterministic output: by tag group (first-seen order of ascending series), then bucket.
-  std::vector<uint32_t> order(total.keys.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return total.keys[x] < total.keys[y]; });
-  group_keys_.reserve(order.size());
-  states_.reserve(order.size() * naggs);
-  for (uint32_t g : order) {
-    auto [tg, b] = total.keys[g];
-    std::vector<Value> kv;
-    size_t tag_i = 0;
-    for (const BucketGroupKey& k : keys_) {
-      if (k.kind == BucketGroupKey::Kind::kBucket) kv.push_back(Value::Timestamp(b));
-      else kv.push_back(groups.Values(tg)[tag_i++]);
-    }
-    group_keys_.push_back(std::move(kv));
-    for (size_t a = 0; a < naggs; ++a) states_.push_back(total.states[g * naggs + a]);
-  }
-  AddEmptyGroupIfNoKeys(keys_.size());
-  states_.resize(group_keys_.size() * naggs);  // the empty group: count 0, NULL otherwise
   return Status::OK();
 }
 
-Result<Value> BucketAggregateOperator::TakeAggregate(size_t g, size_t a) {
-  return ResultOf(states_[g * specs_.size() + a], specs_[a]);
+bool BucketAggregateOperator::PlanDense(size_t tag_groups, const BucketGroupKey* bucket_key, int64_t min_time,
+                                        int64_t max_time, Dense* dense) const {
+  // Worth it for many groups (the merge it saves grows with them); bounded so that a sparse
+  // range of many buckets does not allocate states no row reaches.
+  constexpr size_t kMinTagGroups = 64;
+  constexpr size_t kMaxDenseStates = size_t{4} << 20;  // 160 MB of 40-byte states
+  if (tag_groups < kMinTagGroups) return false;
+  dense->naggs = specs_.size();
+  if (bucket_key != nullptr) {
+    const TimeBucketFn& fn = bucket_key->bucket;
+    if (fn.width <= 0 || fn.calendar != TimeBucketFn::Calendar::kNone) return false;
+    // Rows exist only within the table's data: the bucket range need not be wider.
+    int64_t data_min, data_max;
+    reader_->TimeRange(&data_min, &data_max);
+    const int64_t lo = std::max(min_time, data_min);
+    const int64_t hi = std::min(max_time, data_max);
+    if (lo > hi) return false;
+    dense->first_bucket = fn.Apply(lo);
+    const int64_t last = fn.Apply(hi);
+    const __int128 span = (static_cast<__int128>(last) - dense->first_bucket) / fn.width + 1;
+    if (span <= 0 || span > static_cast<__int128>(kMaxDenseStates)) return false;
+    dense->width = fn.width;
+    dense->buckets = static_cast<size_t>(span);
+  }
+  const __int128 states = static_cast<__int128>(tag_groups) * dense->buckets * std::max<size_t>(1, dense->naggs);
+  if (states > static_cast<__int128>(kMaxDenseStates)) return false;
+  dense->states.assign(tag_groups * dense->buckets * dense->naggs, BucketState{});
+  dense->used.assign(tag_groups * dense->buckets, 0);
+  return true;
+}
+
+Status BucketAggregateOperator::EmitGroups(size_t begin, size_t end, Chunk* chunk) {
+  const size_t naggs = specs_.size();
+  size_t c = 0;
+  size_t tag_i = 0;
+  for (const BucketGroupKey& k : keys_) {
+    Vector& v = chunk->columns[c++];
+    if (k.kind == BucketGroupKey::Kind::kBucket) {
+      for (size_t g = begin; g < end; ++g) v.i64.push_back(out_keys_[g].second);
+    } else {
+      for (size_t g = begin; g < end; ++g) AppendValue(&v, groups_->Values(out_keys_[g].first)[tag_i]);
+      ++tag_i;
+    }
+  }
+  for (size_t a = 0; a < naggs; ++a) {
+    Vector& v = chunk->columns[c++];
+    const AggregateSpec& spec = specs_[a];
+    for (size_t g = begin; g < end; ++g) {
+      const BucketState& st = states_[size_t{slot_of_group_[g]} * naggs + a];
+      switch (spec.kind) {
+        case AggKind::kCountStar:
+        case AggKind::kCount: v.i64.push_back(st.count); break;  // never NULL
+        case AggKind::kAvg:
+          if (st.count == 0) {
+            AppendNull(&v);
+          } else {
+            MarkValidAt(&v, v.f64.size(), true);
+            v.f64.push_back(AverageOf(st, spec));
+          }
+          break;
+        default: {
+          GNOMON_ASSIGN_OR_RETURN(Value x, ResultOf(st, spec));
+          AppendValue(&v, std::move(x));
+        }
+      }
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace gnomon::query

@@ -64,12 +64,18 @@ class BucketAggregateOperator final : public GroupedAggregateOperator {
 
  protected:
   Status Compute() override;
-  Result<Value> TakeAggregate(size_t g, size_t a) override;
+  size_t NumGroups() const override { return out_keys_.size(); }
+  Status EmitGroups(size_t begin, size_t end, Chunk* chunk) override;
 
  private:
   struct Partial;
+  struct Dense;
+  template <typename Groups>
   class Consumer;
   Status Aggregate(int64_t min_time, int64_t max_time);
+  // Sizes *dense for the groups of [min_time, max_time] if a dense table suits them.
+  bool PlanDense(size_t tag_groups, const BucketGroupKey* bucket_key, int64_t min_time, int64_t max_time,
+                 Dense* dense) const;
 
   std::shared_ptr<storage::TableReader> reader_;
   std::string table_;
@@ -80,7 +86,12 @@ class BucketAggregateOperator final : public GroupedAggregateOperator {
   ExecutionContext* ctx_;
   int threads_;
   size_t newest_buckets_ = 0;
-  std::vector<BucketState> states_;  // group g's aggregates at [g * specs_.size(), ...), in output order
+  // Output group g: (tag group, bucket) out_keys_[g], aggregates at
+  // states_[slot_of_group_[g] * specs_.size() + a].
+  std::unique_ptr<TagGroups> groups_;
+  std::vector<std::pair<uint32_t, int64_t>> out_keys_;
+  std::vector<BucketState> states_;
+  std::vector<uint32_t> slot_of_group_;
 };
 
 }  // namespace gnomon::query

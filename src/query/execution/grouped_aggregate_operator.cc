@@ -1,5 +1,7 @@
 #include "src/query/execution/grouped_aggregate_operator.h"
 
+#include <algorithm>
+
 namespace gnomon::query {
 
 Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
@@ -7,21 +9,27 @@ Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
     GNOMON_RETURN_IF_ERROR(Compute());
     computed_ = true;
   }
-  const size_t end = std::min(group_keys_.size(), emitted_ + kChunkRows);
-  chunk->rows = 0;
+  const size_t total = NumGroups();
+  const size_t end = std::min(total, emitted_ + kChunkRows);
+  chunk->rows = end - emitted_;
   chunk->columns.assign(schema_.size(), Vector{});
   for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type, end - emitted_);
+  GNOMON_RETURN_IF_ERROR(EmitGroups(emitted_, end, chunk));
+  emitted_ = end;
+  *done = emitted_ >= total;
+  return Status::OK();
+}
+
+Status GroupedAggregateOperator::EmitGroups(size_t begin, size_t end, Chunk* chunk) {
   const size_t nkeys = schema_.size() - specs_.size();
-  for (; emitted_ < end; ++emitted_) {
-    for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], std::move(group_keys_[emitted_][k]));
+  for (size_t g = begin; g < end; ++g) {
+    for (size_t k = 0; k < nkeys; ++k) AppendValue(&chunk->columns[k], std::move(group_keys_[g][k]));
     for (size_t a = 0; a < specs_.size(); ++a) {
       // Each group is emitted once: its values can be moved out.
-      GNOMON_ASSIGN_OR_RETURN(Value v, TakeAggregate(emitted_, a));
+      GNOMON_ASSIGN_OR_RETURN(Value v, TakeAggregate(g, a));
       AppendValue(&chunk->columns[nkeys + a], std::move(v));
     }
-    ++chunk->rows;
   }
-  *done = emitted_ >= group_keys_.size();
   return Status::OK();
 }
 

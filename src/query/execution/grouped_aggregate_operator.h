@@ -21,9 +21,13 @@ class GroupedAggregateOperator : public Operator {
   Status NextImpl(Chunk* chunk, bool* done) final;
   // Without GROUP BY an aggregate over no rows still yields one row (count = 0, others NULL).
   void AddEmptyGroupIfNoKeys(size_t num_keys);
-  // The value of aggregate `a` of group `g`; each is taken once, so it may be moved out. A subclass
-  // with its own compact states overrides this (and leaves group_states_ empty).
+  // The value of aggregate `a` of group `g`; each is taken once, so it may be moved out.
   virtual Result<Value> TakeAggregate(size_t g, size_t a) { return group_states_[g][a].TakeResult(specs_[a]); }
+  // How many groups Compute() made, and appending groups [begin, end) to `chunk` (its columns set
+  // up per schema_: keys, then aggregates). The defaults read group_keys_ and TakeAggregate; a
+  // subclass with its own compact groups overrides both and writes typed columns directly.
+  virtual size_t NumGroups() const { return group_keys_.size(); }
+  virtual Status EmitGroups(size_t begin, size_t end, Chunk* chunk);
 
   std::vector<AggregateSpec> specs_;
   std::vector<std::vector<Value>> group_keys_;
