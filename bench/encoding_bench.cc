@@ -162,6 +162,34 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
 }
 BENCHMARK(BM_TsbsCpuOnlyDecode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// Small blocks, as a flush of the last minutes of a load writes them (too short to cut into
+// chunks): each column cut into blocks of 300 rows, encoded by the ordinary chooser.
+void BM_TsbsCpuOnlyDecodeSmallBlocks(benchmark::State& state) {
+  const TsbsColumns& d = LoadTsbs();
+  if (!d.error.empty()) {
+    state.SkipWithError(d.error.c_str());
+    return;
+  }
+  constexpr size_t kRows = 300;
+  std::vector<std::string> blocks;
+  size_t values = 0;
+  for (const auto& host : d.fields) {
+    for (const auto& col : host) {
+      for (size_t b = 0; b + kRows <= col.size(); b += kRows) {
+        blocks.emplace_back();
+        EncodeInt64s(std::vector<int64_t>(col.begin() + b, col.begin() + b + kRows), ChunkLayout{}, &blocks.back());
+        values += kRows;
+      }
+    }
+  }
+  std::vector<int64_t> out;
+  for (auto _ : state) {
+    for (const std::string& b : blocks) benchmark::DoNotOptimize(DecodeInt64s(b, &out));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * values));
+}
+BENCHMARK(BM_TsbsCpuOnlyDecodeSmallBlocks)->Unit(benchmark::kMillisecond);
+
 // A partial hour, as a query whose range starts mid-hour needs it: rows [h*360 + 180, (h+1)*360) of
 // each column. Items are the values produced (180 per block).
 void BM_TsbsCpuOnlyDecodePartialHour(benchmark::State& state) {

@@ -214,28 +214,12 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
 
 namespace {
 
-// Decodes cursor's symbols one at a time, bounds-checked; the path for stream tails.
-inline bool DecodeTail(const HuffmanDecodeTable& table, StreamCursor* c) {
-  const uint64_t total_bits = uint64_t{c->nbytes} * 8;
-  for (; c->i < c->n; ++c->i) {
-    const size_t byte = c->pos >> 3;
-    if (byte >= c->nbytes) return false;
-    uint64_t w = 0;
-    std::memcpy(&w, c->bits + byte, std::min<size_t>(8, c->nbytes - byte));
-    w >>= (c->pos & 7);
-    const uint16_t e = table.Lookup(w);
-    const int len = e >> 8;
-    if (len == 0) return false;
-    c->pos += len;
-    if (c->pos > total_bits) return false;
-    c->out[c->i] = static_cast<char>(e & 0xff);
-  }
-  return (c->pos + 7) / 8 == c->nbytes;
-}
+// Streams are decoded from padded copies: kPad zero bytes follow each, so a decoder may read 8
+// bytes at any position up to the stream's end plus what one round of four codes can overrun
+// (48 bits), and checks the position against the stream's end only once per round.
+constexpr size_t kPad = 16;
 
-// Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). REQUIRES: room for both.
-inline bool FastReady(const StreamCursor& c) { return c.i + 4 <= c.n && (c.pos >> 3) + 8 <= c.nbytes; }
-
+// Four symbols from one 8-byte load (>= 57 bits; codes are <= 12 bits). REQUIRES: c.i + 4 <= c.n.
 inline int DecodeFour(const HuffmanDecodeTable& table, StreamCursor* c) {
   uint64_t w;
   std::memcpy(&w, c->bits + (c->pos >> 3), 8);
@@ -250,6 +234,26 @@ inline int DecodeFour(const HuffmanDecodeTable& table, StreamCursor* c) {
     c->out[c->i++] = static_cast<char>(e & 0xff);
   }
   return invalid;
+}
+
+inline bool Overrun(const StreamCursor& c) { return c.pos > uint64_t{c.nbytes} * 8; }
+
+// The cursor's remaining symbols; false on an invalid code or a stream that is too short or too long.
+bool DecodeRest(const HuffmanDecodeTable& table, StreamCursor* c) {
+  int invalid = 0;
+  while (c->i + 4 <= c->n) {
+    invalid |= DecodeFour(table, c);
+    if (Overrun(*c)) return false;
+  }
+  for (; c->i < c->n; ++c->i) {
+    uint64_t w;
+    std::memcpy(&w, c->bits + (c->pos >> 3), 8);
+    const uint16_t e = table.Lookup(w >> (c->pos & 7));
+    invalid |= (e >> 8) == 0;
+    c->pos += e >> 8;
+    c->out[c->i] = static_cast<char>(e & 0xff);
+  }
+  return invalid == 0 && !Overrun(*c) && (c->pos + 7) / 8 == c->nbytes;
 }
 
 }  // namespace
@@ -273,26 +277,34 @@ Status HuffmanDecompress(std::string_view stored, size_t raw_len, char* out) {
   if (used > rest.size()) return corrupt("stream sizes exceed the data", stored.size() - rest.size());
   sizes[kStreams - 1] = rest.size() - used;
 
+  // Padded copies of the streams (see kPad), in a buffer each thread reuses.
+  thread_local std::vector<uint8_t> padded;
+  padded.assign(rest.size() + kStreams * kPad, 0);
   StreamCursor cur[kStreams];
   const size_t seg = SegmentSize(raw_len);
   const auto* data = reinterpret_cast<const uint8_t*>(rest.data());
-  for (int j = 0, at = 0; j < kStreams; ++j) {
+  for (size_t j = 0, at = 0; j < kStreams; ++j) {
+    uint8_t* copy = padded.data() + at + j * kPad;
+    std::memcpy(copy, data + at, sizes[j]);
     const size_t begin = std::min(raw_len, j * seg);
-    cur[j] = StreamCursor{data + at, static_cast<size_t>(sizes[j]), 0, out + begin,
-                          std::min(raw_len, begin + seg) - begin};
-    at += static_cast<int>(sizes[j]);
+    cur[j] = StreamCursor{copy, static_cast<size_t>(sizes[j]), 0, out + begin, std::min(raw_len, begin + seg) - begin};
+    at += sizes[j];
   }
+  // The four streams in lockstep while each has four symbols left: their lookup chains overlap.
   int invalid = 0;
-  while (FastReady(cur[0]) && FastReady(cur[1]) && FastReady(cur[2]) && FastReady(cur[3])) {
+  while (cur[0].i + 4 <= cur[0].n && cur[1].i + 4 <= cur[1].n && cur[2].i + 4 <= cur[2].n &&
+         cur[3].i + 4 <= cur[3].n) {
     invalid |= DecodeFour(table, &cur[0]);
     invalid |= DecodeFour(table, &cur[1]);
     invalid |= DecodeFour(table, &cur[2]);
     invalid |= DecodeFour(table, &cur[3]);
+    if (Overrun(cur[0]) || Overrun(cur[1]) || Overrun(cur[2]) || Overrun(cur[3])) invalid = 1;
+    if (invalid) break;
   }
-  if (invalid) return corrupt("invalid code", stored.size() - rest.size());
   for (StreamCursor& c : cur) {
-    while (FastReady(c)) invalid |= DecodeFour(table, &c);
-    if (invalid || !DecodeTail(table, &c)) return corrupt("invalid, truncated or padded bit stream", stored.size() - rest.size());
+    if (invalid || !DecodeRest(table, &c)) {
+      return corrupt("invalid, truncated or padded bit stream", stored.size() - rest.size());
+    }
   }
   return Status::OK();
 }
