@@ -156,7 +156,7 @@ Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInf
 }
 
 Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
-                                     std::vector<ColumnStats>* out) const {
+                                     std::vector<ColumnStats>* out, size_t needed) const {
   out->assign(num_slices, ColumnStats{});
   const ColumnChunkMeta& meta = chunk(group, column);
   if (meta.presence == ColumnChunkMeta::kAbsent) return Status::OK();
@@ -166,13 +166,14 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
   }
   std::string_view block;
   GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));
-  for (size_t i = 0; i < num_slices; ++i) {
+  const size_t decode = std::min(needed, num_slices);
+  for (size_t i = 0; i < decode; ++i) {
     if (!DecodeColumnStats(index_.columns[column].type, &block, &(*out)[i])) {
       return Status::Corruption("segment " + path_ + ": bad slice statistics at offset " +
                                 std::to_string(meta.slice_stats_offset));
     }
   }
-  if (!block.empty()) {
+  if (decode == num_slices && !block.empty()) {
     return Status::Corruption("segment " + path_ + ": trailing slice statistics at offset " +
                               std::to_string(meta.slice_stats_offset));
   }
@@ -186,6 +187,17 @@ bool SegmentReader::EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t
   // the group's max_time; anything else is decoded the ordinary way (and reported there).
   return encoding::PeekConstantStep(block, first, step) && *step > 0 && *first == group.min_time &&
          static_cast<__int128>(*first) + static_cast<__int128>(*step) * (group.rows - 1) == group.max_time;
+}
+
+void SegmentReader::EvenRowRange(const RowGroupMeta& group, int64_t first, int64_t step, int64_t min_time,
+                                 int64_t max_time, uint32_t* begin, uint32_t* end) {
+  auto rows_before = [&](int64_t t) -> uint32_t {  // rows with time < t
+    if (t <= first) return 0;
+    const __int128 k = (static_cast<__int128>(t) - first + step - 1) / step;
+    return static_cast<uint32_t>(std::min<__int128>(k, group.rows));
+  };
+  *begin = rows_before(min_time);
+  *end = max_time == INT64_MAX ? group.rows : rows_before(max_time + 1);
 }
 
 Status SegmentReader::ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const {

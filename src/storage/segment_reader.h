@@ -35,12 +35,17 @@ class SegmentReader {
   // True when the group's times are evenly spaced (the usual case for regular samples): time of
   // row i = *first + i * *step, *step > 0. Lets a scan find its rows without decoding the times.
   bool EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t* step) const;
+  // For a group with EvenTimes(first, step): its rows [*begin, *end) with times in
+  // [min_time, max_time], found arithmetically.
+  static void EvenRowRange(const RowGroupMeta& group, int64_t first, int64_t step, int64_t min_time,
+                           int64_t max_time, uint32_t* begin, uint32_t* end);
   // The group's hour slices; a single slice covering the group when none were stored.
   Status ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const;
   // Statistics of `column` per slice (out->size() == number of slices); all-zero counts when
-  // the column has no value in the group.
+  // the column has no value in the group. Only the first `needed` slices are decoded (the rest
+  // read as empty): a range that ends early in the group need not decode the others.
   Status ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
-                        std::vector<ColumnStats>* out) const;
+                        std::vector<ColumnStats>* out, size_t needed = SIZE_MAX) const;
   // Decodes column `column` of a row group into out (group.rows rows; nulls expanded).
   Status ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const;
   // Decodes only the rows in `ranges` (ascending, disjoint [begin, end) row offsets within the

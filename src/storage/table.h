@@ -116,10 +116,11 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<std::string> obsolete_files_;
 };
 
-// Reads every row of series `meta` in [min_time, max_time] from a segment, all columns
-// (column index = ColumnId).
+// Reads every row of series `meta` in [min_time, max_time] from a segment (column index =
+// ColumnId): all columns, or only those listed in `columns` (negative ids ignored; the others are
+// left absent), decoding only the rows in the range where the blocks allow it.
 Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta, int64_t min_time,
-                             int64_t max_time, SortedSeries* out);
+                             int64_t max_time, SortedSeries* out, const std::vector<int>* columns = nullptr);
 
 // Reads a series' rows from every source that holds them, merged: sorted by time, and for rows
 // with the same time each column takes the value of the newest source that has one.

@@ -50,22 +50,39 @@ int64_t PartitionStart(int64_t t, int64_t partition_ns) {
 
 // Reads every row of series `meta` in [min_time, max_time] from a segment, all columns.
 Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta, int64_t min_time,
-                             int64_t max_time, SortedSeries* out) {
+                             int64_t max_time, SortedSeries* out, const std::vector<int>* columns) {
   out->times.clear();
   const size_t ncols = reader.index().columns.size();
   out->columns.assign(ncols, ColumnBuffer{});
+  std::vector<size_t> wanted;
+  for (size_t c = 0; c < ncols; ++c) {
+    if (columns == nullptr || std::find(columns->begin(), columns->end(), static_cast<int>(c)) != columns->end()) {
+      wanted.push_back(c);
+    }
+  }
   std::vector<int64_t> times;
   DecodedColumn col;
   for (uint32_t g = 0; g < meta.num_groups; ++g) {
     const RowGroupMeta& group = reader.group(meta.first_group + g);
     if (group.max_time < min_time || group.min_time > max_time) continue;
-    GNOMON_RETURN_IF_ERROR(reader.ReadTimes(group, &times));
-    size_t begin = std::lower_bound(times.begin(), times.end(), min_time) - times.begin();
-    size_t end = std::upper_bound(times.begin(), times.end(), max_time) - times.begin();
-    out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
-    for (size_t c = 0; c < ncols; ++c) {
-      GNOMON_RETURN_IF_ERROR(reader.ReadColumn(group, c, &col));
-      AppendDecoded(col, begin, end, &out->columns[c]);
+    uint32_t begin, end;
+    int64_t first = 0, step = 0;
+    if (reader.EvenTimes(group, &first, &step)) {
+      // Evenly spaced times: the range's rows follow from the step, nothing is decoded.
+      SegmentReader::EvenRowRange(group, first, step, min_time, max_time, &begin, &end);
+      if (begin >= end) continue;
+      for (uint32_t r = begin; r < end; ++r) out->times.push_back(first + static_cast<int64_t>(r) * step);
+    } else {
+      GNOMON_RETURN_IF_ERROR(reader.ReadTimes(group, &times));
+      begin = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), min_time) - times.begin());
+      end = static_cast<uint32_t>(std::upper_bound(times.begin(), times.end(), max_time) - times.begin());
+      if (begin >= end) continue;
+      out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
+    }
+    const std::vector<std::pair<uint32_t, uint32_t>> range = {{begin, end}};
+    for (size_t c : wanted) {
+      GNOMON_RETURN_IF_ERROR(reader.ReadColumnRows(group, c, range, &col));
+      AppendDecoded(col, 0, end - begin, &out->columns[c]);
     }
   }
   // Columns that had no value at all stay typeless (absent).

@@ -37,7 +37,7 @@ struct ScanScratch {
   std::vector<size_t> accepted;  // slices of the current group answered from statistics
   std::vector<std::pair<uint32_t, uint32_t>> ranges;
   SortedSeries rows;
-  std::vector<int> all_columns;
+  std::vector<int> wanted_columns;  // the scanned columns that exist in the schema
   BlockStatsView view;
   DecodedColumn predicate_values;
   std::vector<ColumnStats> predicate_stats;  // the predicate column's slice statistics
@@ -364,19 +364,14 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   std::vector<size_t>& accepted = scratch->accepted;
   std::vector<std::pair<uint32_t, uint32_t>>& ranges = scratch->ranges;
   SortedSeries& rows = scratch->rows;
-  std::vector<int>& all_columns = scratch->all_columns;
-  if (all_columns.size() != schema_.fields().size()) {
-    all_columns.resize(schema_.fields().size());
-    for (size_t i = 0; i < all_columns.size(); ++i) all_columns[i] = static_cast<int>(i);
-  }
 
   if (overlap) {
     // Rows need merging only where sources overlap. Before the second source (by start) begins,
-    // the first holds every row: read that part the ordinary way (statistics, partial decoding),
-    // and merge only from there on. (After a restart the newest flush often overlaps the tail
-    // of a large compacted segment; merging would decode every group of both.)
-    const int64_t split = sources[order[1]].min_time;
-    if (split > spec.min_time && split <= spec.max_time) {
+    // the first holds every row; after the first source (by end) ends, one source fewer remains.
+    // Those parts are read on their own, the ordinary way (statistics, partial decoding), and only
+    // the rest is merged. (After a restart the newest flush often overlaps the tail of a large
+    // compacted segment by a minute or two; merging would decode every group of both.)
+    auto scan_split = [&](int64_t split) -> Status {  // [min_time, split) then [split, max_time]
       ScanSpec head = spec;  // spec.series is empty here (see Scan): copies are cheap
       head.max_time = split - 1;
       ScanSpec tail = spec;
@@ -388,6 +383,16 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       if (!*stop) GNOMON_RETURN_IF_ERROR(ScanSeries(id, second, column_ids, consumer, metrics, scratch, stop));
       metrics->series_scanned = scanned;
       return Status::OK();
+    };
+    const int64_t second_start = sources[order[1]].min_time;
+    if (second_start > spec.min_time && second_start <= spec.max_time) return scan_split(second_start);
+    int64_t first_end = INT64_MAX;
+    for (const Source& src : sources) first_end = std::min(first_end, src.max_time);
+    if (first_end >= spec.min_time && first_end < spec.max_time) return scan_split(first_end + 1);
+    // Only the scanned columns are read and merged (a column's value never depends on another's).
+    scratch->wanted_columns.clear();
+    for (int c : column_ids) {
+      if (c >= 0) scratch->wanted_columns.push_back(c);
     }
     std::vector<SortedSeries> parts;
     for (const Source& src : sources) {
@@ -395,9 +400,9 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       if (src.segment != nullptr) {
         ++metrics->blocks_decoded;
         GNOMON_RETURN_IF_ERROR(
-            ReadSeriesFromSegment(*src.segment, *src.meta, spec.min_time, spec.max_time, &part));
+            ReadSeriesFromSegment(*src.segment, *src.meta, spec.min_time, spec.max_time, &part, &column_ids));
       } else {
-        ReadMemtable(src, spec.min_time, spec.max_time, all_columns, &part);
+        ReadMemtable(src, spec.min_time, spec.max_time, scratch->wanted_columns, &part);
       }
       parts.push_back(std::move(part));
     }
@@ -467,12 +472,15 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         bool all_taken = true;
         bool loaded = false;
         const bool can_subtract = !spec.newest_first && spec.predicate.column < 0 && consumer->CanSubtractStats();
+        // Slices past the range's end are never offered: their statistics stay undecoded.
+        size_t needed = slices.size();
+        while (needed > 0 && slices[needed - 1].start > spec.max_time) --needed;
         auto load_stats = [&]() -> Status {
-          slice_stats.assign(column_ids.size(), {});
+          slice_stats.resize(column_ids.size());
           for (size_t i = 0; i < column_ids.size(); ++i) {
             int c = column_ids[i];
             if (c >= 0 && static_cast<size_t>(c) < seg_columns) {
-              GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i]));
+              GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i], needed));
             } else {
               slice_stats[i].assign(slices.size(), ColumnStats{});
             }
@@ -527,13 +535,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       const bool even = seg.EvenTimes(group, &first_time, &step);
       uint32_t lo, hi;
       if (even) {
-        auto rows_before = [&](int64_t t) -> uint32_t {  // rows with time < t
-          if (t <= first_time) return 0;
-          const __int128 k = (static_cast<__int128>(t) - first_time + step - 1) / step;
-          return static_cast<uint32_t>(std::min<__int128>(k, group.rows));
-        };
-        lo = rows_before(spec.min_time);
-        hi = spec.max_time == INT64_MAX ? group.rows : rows_before(spec.max_time + 1);
+        SegmentReader::EvenRowRange(group, first_time, step, spec.min_time, spec.max_time, &lo, &hi);
       } else {
         GNOMON_RETURN_IF_ERROR(seg.ReadTimes(group, &times));
         lo = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin());
