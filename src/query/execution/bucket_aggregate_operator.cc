@@ -329,8 +329,8 @@ struct BucketAggregateOperator::Dense {
   int64_t first_bucket = 0;
   int64_t width = 1;
   size_t buckets = 1;
-  std::vector<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
-  std::vector<uint8_t> used;        // per slot: some row or statistic reached it
+  ZeroedArray<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
+  ZeroedArray<uint8_t> used;        // per slot: some row or statistic reached it
 
   BucketState* Get(uint32_t tag_group, int64_t bucket) {
     const size_t b = static_cast<size_t>((bucket - first_bucket) / width);
@@ -566,7 +566,8 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
       out_keys_.emplace_back(tg, b);
       slot_of_group_.push_back(static_cast<uint32_t>(slot));
     }
-    states_ = std::move(dense.states);
+    dense_states_ = std::move(dense.states);
+    result_states_ = dense_states_.data();
   } else {
     std::vector<Partial> partials;
     for (int t = 0; t < nthreads; ++t) partials.emplace_back(naggs);
@@ -593,6 +594,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     for (uint32_t g : order) out_keys_.push_back(total.keys[g]);
     slot_of_group_ = std::move(order);
     states_ = std::move(total.states);
+    result_states_ = states_.data();
   }
   for (const auto& m : metrics) {
     ctx_->stats.series_scanned += m.series_scanned;
@@ -606,6 +608,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     out_keys_.emplace_back(0, 0);
     slot_of_group_.push_back(static_cast<uint32_t>(states_.size() / std::max<size_t>(1, naggs)));
     states_.resize(states_.size() + naggs);
+    result_states_ = states_.data();
   }
   return Status::OK();
 }
@@ -636,8 +639,12 @@ bool BucketAggregateOperator::PlanDense(size_t tag_groups, const BucketGroupKey*
   }
   const __int128 states = static_cast<__int128>(tag_groups) * dense->buckets * std::max<size_t>(1, dense->naggs);
   if (states > static_cast<__int128>(kMaxDenseStates)) return false;
-  dense->states.assign(tag_groups * dense->buckets * dense->naggs, BucketState{});
-  dense->used.assign(tag_groups * dense->buckets, 0);
+  // Zeroed memory is the initial state of every group; fresh pages come zeroed, so threads
+  // touch them in parallel instead of one thread clearing them first.
+  if (!dense->states.Allocate(tag_groups * dense->buckets * dense->naggs) ||
+      !dense->used.Allocate(tag_groups * dense->buckets)) {
+    return false;
+  }
   return true;
 }
 
@@ -658,7 +665,7 @@ Status BucketAggregateOperator::EmitGroups(size_t begin, size_t end, Chunk* chun
     Vector& v = chunk->columns[c++];
     const AggregateSpec& spec = specs_[a];
     for (size_t g = begin; g < end; ++g) {
-      const BucketState& st = states_[size_t{slot_of_group_[g]} * naggs + a];
+      const BucketState& st = result_states_[size_t{slot_of_group_[g]} * naggs + a];
       switch (spec.kind) {
         case AggKind::kCountStar:
         case AggKind::kCount: v.i64.push_back(st.count); break;  // never NULL

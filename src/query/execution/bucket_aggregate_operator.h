@@ -7,7 +7,11 @@
 // merged. Output columns are those HashAggregateOperator would produce for the same query.
 #pragma once
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,38 @@ struct BucketGroupKey {
   TimeBucketFn bucket;  // kBucket
   std::string tag;      // kTag
   std::string name;     // output column name
+};
+
+// An array of zero-initialised T from calloc: for implicit-lifetime types whose all-zero bytes
+// are their initial state, it skips clearing memory the kernel hands out zeroed.
+template <typename T>
+class ZeroedArray {
+ public:
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  ZeroedArray() = default;
+  ZeroedArray(ZeroedArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  ZeroedArray& operator=(ZeroedArray&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  ~ZeroedArray() { std::free(data_); }
+  // Replaces the contents with n zeroed elements; false when memory is short.
+  bool Allocate(size_t n) {
+    std::free(data_);
+    size_ = 0;
+    data_ = static_cast<T*>(std::calloc(std::max<size_t>(n, 1), sizeof(T)));
+    if (data_ != nullptr) size_ = n;
+    return data_ != nullptr;
+  }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  size_t size() const { return size_; }
+  T& operator[](size_t i) { return data_[i]; }
+
+ private:
+  T* data_ = nullptr;
+  size_t size_ = 0;
 };
 
 struct BucketAggregate {
@@ -90,7 +126,9 @@ class BucketAggregateOperator final : public GroupedAggregateOperator {
   // states_[slot_of_group_[g] * specs_.size() + a].
   std::unique_ptr<TagGroups> groups_;
   std::vector<std::pair<uint32_t, int64_t>> out_keys_;
-  std::vector<BucketState> states_;
+  std::vector<BucketState> states_;         // the hashed path's groups
+  ZeroedArray<BucketState> dense_states_;   // the dense path's
+  const BucketState* result_states_ = nullptr;
   std::vector<uint32_t> slot_of_group_;
 };
 

@@ -243,7 +243,7 @@ TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
     storage::WriteBatch batch("db");
     for (int h = 0; h < 150; ++h) {
       storage::TagSet tags;  // sorted by key
-      if (h != 11) tags.push_back({"hostname", "host_" + std::to_string(h % 140)});
+      if (h != 11) tags.push_back({"hostname", std::string("host_").append(std::to_string(h % 140))});
       tags.push_back({"rack", std::to_string(h % 9)});
       int64_t walk = static_cast<int64_t>(rng() % 100);
       for (int i = part * 1440; i < (part == 0 ? 1440 : 1800); ++i) {
@@ -280,12 +280,13 @@ TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
       "SELECT time_bucket('15 minutes', time) AS h, hostname, avg(u), sum(u) FROM cpu WHERE "};
   for (const std::string& select : selects) {
     for (const std::string& range : ranges) {
-      const std::string group = " GROUP BY h, hostname" + std::string(select.find("rack") != std::string::npos ? ", rack" : "");
+      std::string group = " GROUP BY h, hostname";
+      if (select.find("rack") != std::string::npos) group += ", rack";
       const std::string fast = select + range + group;
       // An always-true field condition keeps the same rows but takes the general operators.
       const std::string slow = select + range + " AND (v IS NULL OR v IS NOT NULL)" + group;
       std::string plan;
-      for (const auto& row : run(2, "EXPLAIN " + fast)) plan += row[0];
+      for (const auto& row : run(2, std::string("EXPLAIN ").append(fast))) plan += row[0];
       ASSERT_NE(plan.find("BucketAggregate"), std::string::npos) << fast;
       Rows one = run(1, fast), two = run(2, fast), general = run(2, slow);
       EXPECT_EQ(one, two) << fast;
