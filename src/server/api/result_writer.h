@@ -32,6 +32,8 @@ class ResultWriter : public query::ResultSink {
   uint64_t rows() const { return rows_; }
 
  private:
+  // Renders rows [begin, end) of `chunk` onto out_.
+  void RenderRows(const query::ResultChunk& chunk, size_t begin, size_t end);
   // Upper bound of the bytes one row of `chunk` renders to, strings not counted.
   size_t FixedRowBound(const query::ResultChunk& chunk) const;
   // Renders one cell at p; returns the end. p must have room for the cell's bound.
