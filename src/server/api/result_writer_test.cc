@@ -173,16 +173,30 @@ TEST(ResultWriterTest, MatchesCellByCellRendering) {
       ASSERT_TRUE(writer.Begin(columns).ok());
       const size_t header = out.size();
       std::string expected;
-      // Chunk sizes around the writer's internal block size.
-      for (size_t rows : {0, 1, 255, 256, 257, 700, 3}) {
+      // Chunk sizes around the writer's internal block size, and chunks large enough to render
+      // in two halves at once (1,024 rows and up, odd and even, first chunk and later ones).
+      for (size_t rows : {0, 1, 255, 256, 257, 700, 3, 1024, 2049, 1500}) {
         ResultChunk chunk = RandomChunk(rng, columns, rows);
         expected += ReferenceRows(chunk, json, epoch, writer.rows() == 0);
         ASSERT_TRUE(writer.Chunk(chunk).ok());
       }
       EXPECT_EQ(out.substr(header), expected);
-      EXPECT_EQ(writer.rows(), 0u + 1 + 255 + 256 + 257 + 700 + 3);
+      EXPECT_EQ(writer.rows(), 0u + 1 + 255 + 256 + 257 + 700 + 3 + 1024 + 2049 + 1500);
     }
   }
+}
+
+TEST(ResultWriterTest, FirstChunkLargeEnoughToRenderInHalves) {
+  // The helper's half must not start with a separator when it follows the very first rows.
+  std::mt19937_64 rng(11);
+  const std::vector<ResultColumn> columns = {{"time", ValueType::kTimestamp}, {"i", ValueType::kInt64}};
+  std::string out;
+  ResultWriter writer(ResultFormat::kJson, EpochUnit::kNone, &out);
+  ASSERT_TRUE(writer.Begin(columns).ok());
+  const size_t header = out.size();
+  ResultChunk chunk = RandomChunk(rng, columns, 3000);
+  ASSERT_TRUE(writer.Chunk(chunk).ok());
+  EXPECT_EQ(out.substr(header), ReferenceRows(chunk, true, EpochUnit::kNone, true));
 }
 
 TEST(ResultWriterTest, EscapesFoundAtEveryPosition) {
