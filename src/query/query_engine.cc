@@ -4,7 +4,9 @@
 #include <thread>
 
 #include "src/base/time_util.h"
+#include "src/query/execution/basic_operators.h"
 #include "src/query/execution/operator.h"
+#include "src/query/execution/scan_operator.h"
 #include "src/query/parser/parser.h"
 #include "src/query/planner/planner.h"
 #include "src/query/planner/where_analysis.h"
@@ -37,6 +39,14 @@ std::string SemanticType(storage::ColumnInfo::Kind k) {
     case storage::ColumnInfo::Kind::kField: return "FIELD";
   }
   return "";
+}
+
+// A scan read straight into the sink through a projection of plain columns (SELECT * and
+// column lists) may send its tag columns as constant vectors: nothing in between reads them.
+void AllowConstantTags(Operator* root) {
+  auto* projection = dynamic_cast<ProjectionOperator*>(root);
+  if (projection == nullptr || !projection->MovesEveryColumn()) return;
+  if (auto* scan = dynamic_cast<ScanOperator*>(projection->child())) scan->SetConstantTags(true);
 }
 
 class QueryEngineImpl final : public QueryEngine {
@@ -76,6 +86,7 @@ class QueryEngineImpl final : public QueryEngine {
         }
         Planner planner(storage_, popts, ctx);
         GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*st.As<SelectStatement>().node, st));
+        if (sink->AcceptsConstantVectors()) AllowConstantTags(root.get());
         GNOMON_RETURN_IF_ERROR(sink->Begin(root->schema()));
         while (true) {
           GNOMON_RETURN_IF_ERROR(ctx->Check());

@@ -26,6 +26,10 @@ struct ResultVector {
   std::vector<uint8_t> b;
   std::vector<std::string> str;
   std::vector<uint8_t> validity;  // empty: no NULLs; else one byte per row, 1 = value present
+  // Every row holds the value stored at row 0 (a series' tag in a chunk of that series alone);
+  // only one element (and at most one validity byte) is stored. Produced only for sinks that
+  // AcceptsConstantVectors(), and only straight from a scan through a projection of columns.
+  bool constant = false;
 
   bool IsNull(size_t row) const { return !validity.empty() && validity[row] == 0; }
 };
@@ -54,6 +58,8 @@ class ResultSink {
   virtual Status Begin(const std::vector<ResultColumn>& columns) = 0;
   virtual Status Chunk(const ResultChunk& chunk) = 0;
   virtual Status End(const QueryStats& stats) = 0;
+  // Whether Chunk() handles ResultVector::constant columns.
+  virtual bool AcceptsConstantVectors() const { return false; }
 };
 
 }  // namespace gnomon::query

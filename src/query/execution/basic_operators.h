@@ -1,6 +1,8 @@
 // Row-shaping operators: filter, projection, limit/offset, sort, distinct, and chunk sources.
 #pragma once
 
+#include <algorithm>
+
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -30,6 +32,11 @@ class ProjectionOperator final : public Operator {
   ProjectionOperator(OperatorPtr child, std::vector<BoundExprPtr> exprs, std::vector<std::string> names);
   std::string Describe() const override;
   std::vector<const Operator*> children() const override { return {child_.get()}; }
+  Operator* child() { return child_.get(); }
+  // Whether every output column is an input column passed on as it is (no expression evaluated).
+  bool MovesEveryColumn() const {
+    return std::all_of(move_from_.begin(), move_from_.end(), [](int c) { return c >= 0; });
+  }
 
  protected:
   Status NextImpl(Chunk* chunk, bool* done) override;

@@ -51,8 +51,17 @@ void GatherField(const storage::ColumnVector& src, const std::vector<uint32_t>& 
   }
 }
 
-// Appends `n` copies of a series' tag value (NULL when the series lacks the tag).
-void AppendTag(std::string_view tag, size_t n, Vector* v) {
+// Appends `n` copies of a series' tag value (NULL when the series lacks the tag). A constant
+// vector (a chunk of one series) holds the value once.
+void AppendTag(std::string_view tag, size_t n, Vector* v, bool constant) {
+  if (constant) {
+    if (v->str.empty()) {
+      v->constant = true;
+      v->str.emplace_back(tag);
+      if (tag.empty()) v->validity.assign(1, 0);
+    }
+    return;
+  }
   const size_t before = v->str.size();
   v->str.insert(v->str.end(), n, std::string(tag));
   if (tag.empty()) {
@@ -74,7 +83,9 @@ void CollectColumns(const BoundExpr& e, std::vector<bool>* used) {
 
 class ScanOperator::Consumer final : public storage::ScanConsumer {
  public:
-  Consumer(const ScanOperator& op, Chunk* out) : op_(op), out_(out) {
+  // one_series: every chunk this consumer fills holds a single series.
+  Consumer(const ScanOperator& op, Chunk* out, bool one_series = false)
+      : op_(op), out_(out), constant_tags_(one_series && op.constant_tags_) {
     if (op_.prefilter_) {
       // The predicate's input: only the columns it reads are filled, batch by batch.
       std::vector<bool> used(op_.columns_.size(), false);
@@ -135,7 +146,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
           break;
         }
         case ScanColumn::Kind::kTag:
-          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), selection_.size(), &v);
+          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), selection_.size(), &v, constant_tags_);
           break;
         case ScanColumn::Kind::kField:
           GatherField(batch.columns[field_of_column_[c]], selection_, &v);
@@ -159,7 +170,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
           if (!v.validity.empty()) v.validity.resize(v.i64.size(), 1);
           break;
         case ScanColumn::Kind::kTag:
-          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), n, &v);
+          AppendTag(op_.reader_->SeriesTag(batch.series, col.name), n, &v, constant_tags_);
           break;
         case ScanColumn::Kind::kField: {
           const storage::ColumnVector& src = batch.columns[field_of_column_[c]];
@@ -205,6 +216,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
  private:
   const ScanOperator& op_;
   Chunk* out_;
+  const bool constant_tags_;
   size_t series_rows_ = 0;
   Status status_;
   Chunk tmp_;                          // the predicate's input (its columns only)
@@ -377,7 +389,7 @@ Status ScanOperator::NextParallel(Chunk* chunk, bool* done) {
     }
     if (inline_scan) {
       InitChunk(&task.chunk);
-      Consumer consumer(*this, &task.chunk);
+      Consumer consumer(*this, &task.chunk, /*one_series=*/true);
       task.status = ScanOne(index, &consumer, &task.metrics);
       std::lock_guard<std::mutex> lock(p.mu);
       ++p.next_emit;
@@ -403,12 +415,12 @@ Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
     // Worth threads only for many series; the workers plus this thread (rendering what they
     // produce) share the machine.
     constexpr size_t kMinParallelSeries = 16;
-    const int threads = std::min(ctx_->threads, 2);
-    if (threads > 1 && spec_.series.size() >= kMinParallelSeries) {
+    const int threads = std::min(ctx_->threads, 2) - 1;
+    if (threads >= 1 && spec_.series.size() >= kMinParallelSeries) {
       parallel_ = std::make_unique<Parallel>();
       auto work = [this] {
         Parallel& p = *parallel_;
-        Consumer consumer(*this, nullptr);
+        Consumer consumer(*this, nullptr, /*one_series=*/true);
         while (true) {
           size_t index;
           {

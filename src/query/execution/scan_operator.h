@@ -35,6 +35,9 @@ class ScanOperator final : public Operator {
   // A comparison of a numeric field with a constant among its AND terms also goes to storage as a
   // ScanPredicate, so stored blocks decode other columns only around rows that may pass.
   void SetPrefilter(BoundExprPtr predicate, std::string text);
+  // Tag columns of chunks that hold one series (the parallel scan's) come as constant vectors
+  // (ResultVector::constant). Only for a consumer that handles them.
+  void SetConstantTags(bool on) { constant_tags_ = on; }
   ~ScanOperator() override;
   std::string Describe() const override;
 
@@ -58,6 +61,7 @@ class ScanOperator final : public Operator {
   std::string pushdown_note_;
   BoundExprPtr prefilter_;
   std::string prefilter_text_;
+  bool constant_tags_ = false;
   size_t next_series_ = 0;
   std::atomic<bool> stop_{false};  // set when the operator goes away: background scans end
   std::unique_ptr<Parallel> parallel_;

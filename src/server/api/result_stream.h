@@ -29,6 +29,7 @@ class ResultStream final : public query::ResultSink {
   Status Begin(const std::vector<query::ResultColumn>& columns) override;
   Status Chunk(const query::ResultChunk& chunk) override;
   Status End(const query::QueryStats& stats) override;
+  bool AcceptsConstantVectors() const override { return true; }
 
   // True once bytes have gone to the sink: the response is committed (status 200).
   bool streaming() const { return streaming_; }

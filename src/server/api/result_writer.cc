@@ -268,6 +268,16 @@ void ResultWriter::RenderRows(const query::ResultChunk& chunk, size_t begin, siz
     scratch_size_ = std::max(kScratchBytes, row_bound);
     scratch_.reset(new char[scratch_size_]);
   }
+  // Constant columns (one series' tag) render once per chunk.
+  constant_text_.resize(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const query::ResultVector& v = chunk.columns[c];
+    if (!v.constant) continue;
+    const size_t bound = (v.type == ValueType::kString && !v.str.empty() ? v.str[0].size() * 6 : 0) + 64;
+    std::string& text = constant_text_[c];
+    text.resize(bound);
+    text.resize(WriteCell(text.data(), v, 0) - text.data());
+  }
   char* start = scratch_.get();
   char* p = start;
   auto make_room = [&](size_t n) {
@@ -289,6 +299,11 @@ void ResultWriter::RenderRows(const query::ResultChunk& chunk, size_t begin, siz
     for (size_t c = 0; c < ncols; ++c) {
       if (c) *p++ = ',';
       const query::ResultVector& v = chunk.columns[c];
+      if (v.constant) {
+        make_room(constant_text_[c].size() + row_bound);
+        p = Copy(p, constant_text_[c]);
+        continue;
+      }
       if (v.type == ValueType::kString) {
         // JSON escapes take up to 6 bytes per input byte ("\u001f", "\ufffd"); CSV doubles quotes.
         make_room(v.str[r].size() * (json ? 6 : 2) + 2 + row_bound);

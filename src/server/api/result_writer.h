@@ -27,6 +27,7 @@ class ResultWriter : public query::ResultSink {
   Status Begin(const std::vector<query::ResultColumn>& columns) override;
   Status Chunk(const query::ResultChunk& chunk) override;
   Status End(const query::QueryStats& stats) override;
+  bool AcceptsConstantVectors() const override { return true; }
 
   bool begun() const { return begun_; }
   uint64_t rows() const { return rows_; }
@@ -47,6 +48,7 @@ class ResultWriter : public query::ResultSink {
   bool begun_ = false;
   uint64_t rows_ = 0;
   std::unique_ptr<char[]> scratch_;
+  std::vector<std::string> constant_text_;  // per column of the chunk being rendered
   size_t scratch_size_ = 0;
   // RFC 3339 date text of the last day rendered ("2023-06-11"), reused by later timestamps.
   int64_t cached_day_ = INT64_MIN;

@@ -199,6 +199,36 @@ TEST(ResultWriterTest, FirstChunkLargeEnoughToRenderInHalves) {
   EXPECT_EQ(out.substr(header), ReferenceRows(chunk, true, EpochUnit::kNone, true));
 }
 
+TEST(ResultWriterTest, ConstantColumnsRenderAsRepeatedValues) {
+  // A constant vector stores row 0's value once (NULL through one validity byte).
+  std::mt19937_64 rng(5);
+  const std::vector<ResultColumn> columns = {
+      {"time", ValueType::kTimestamp}, {"host", ValueType::kString}, {"i", ValueType::kInt64},
+      {"none", ValueType::kString}, {"quoted", ValueType::kString}};
+  for (ResultFormat format : {ResultFormat::kJson, ResultFormat::kCsv}) {
+    for (size_t rows : {1, 700, 2000}) {
+      ResultChunk expanded = RandomChunk(rng, columns, rows);
+      ResultChunk constant = expanded;
+      const std::vector<std::pair<size_t, std::string>> values = {{1, "host_17"}, {3, ""}, {4, "a \"b\",\\"}};
+      for (const auto& [c, value] : values) {
+        const bool null = value.empty();
+        expanded.columns[c].str.assign(rows, value);
+        expanded.columns[c].validity.assign(null ? rows : 0, 0);
+        constant.columns[c].str.assign(1, value);
+        constant.columns[c].validity.assign(null ? 1 : 0, 0);
+        constant.columns[c].constant = true;
+      }
+      std::string a, b;
+      ResultWriter wa(format, EpochUnit::kNone, &a), wb(format, EpochUnit::kNone, &b);
+      ASSERT_TRUE(wa.Begin(columns).ok() && wb.Begin(columns).ok());
+      ASSERT_TRUE(wa.Chunk(expanded).ok() && wb.Chunk(constant).ok());
+      ASSERT_TRUE(wa.Chunk(expanded).ok() && wb.Chunk(constant).ok());
+      EXPECT_EQ(a, b) << rows;
+      EXPECT_NE(a.find("host_17"), std::string::npos);
+    }
+  }
+}
+
 TEST(ResultWriterTest, EscapesFoundAtEveryPosition) {
   // The plain-string check works eight bytes at a time: a special byte anywhere must be seen.
   ResultChunk chunk;
