@@ -256,10 +256,82 @@ bool Memtable::PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time,
   return true;
 }
 
+namespace {
+
+// Sorts `order` (positions into `times`) by time, stably. Out-of-order rows usually come from
+// concurrent writers' batches applied out of turn: the positions form a few ascending runs.
+void SortByTime(const int64_t* times, std::vector<uint32_t>* order_ptr) {
+  std::vector<uint32_t>& order = *order_ptr;
+  // Merge the runs (stable) instead of sorting from scratch.
+  auto by_time = [&](uint32_t a, uint32_t b) { return times[a] < times[b]; };
+  std::vector<size_t> runs;  // start of each ascending run in `order`
+  for (size_t r = 0; r < order.size(); ++r) {
+    if (r == 0 || times[order[r]] < times[order[r - 1]]) runs.push_back(r);
+  }
+  runs.push_back(order.size());
+  // Concurrent writers' batches usually hold disjoint time spans: then the runs, put in order of
+  // their first times, follow one another, and concatenating them sorts the rows.
+  std::vector<size_t> by_start(runs.size() - 1);
+  for (size_t k = 0; k < by_start.size(); ++k) by_start[k] = k;
+  std::sort(by_start.begin(), by_start.end(),
+            [&](size_t a, size_t b) { return times[order[runs[a]]] < times[order[runs[b]]]; });
+  bool disjoint = true;
+  for (size_t k = 1; k < by_start.size() && disjoint; ++k) {
+    disjoint = times[order[runs[by_start[k - 1] + 1] - 1]] < times[order[runs[by_start[k]]]];
+  }
+  runs.pop_back();
+  if (disjoint && by_start.size() > 1) {
+    std::vector<uint32_t> sorted;
+    sorted.reserve(order.size());
+    for (size_t k : by_start) {
+      const size_t end = k + 1 < runs.size() ? runs[k + 1] : order.size();
+      sorted.insert(sorted.end(), order.begin() + runs[k], order.begin() + end);
+    }
+    order = std::move(sorted);
+  } else if (runs.size() > 16) {
+    std::stable_sort(order.begin(), order.end(), by_time);
+  } else {
+    runs.push_back(order.size());
+    for (size_t k = 1; k + 1 < runs.size(); ++k) {
+      std::inplace_merge(order.begin(), order.begin() + runs[k], order.begin() + runs[k + 1], by_time);
+    }
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const TimeOrder> Memtable::OrderOf(const SeriesBuffer& buf, size_t n) const {
+  {
+    std::lock_guard<std::mutex> lock(order_mu_);
+    const std::shared_ptr<const TimeOrder>& c = buf.time_order;
+    if (c && c->rows == n && c->edits == edits_) return c;
+  }
+  auto computed = std::make_shared<TimeOrder>();
+  computed->rows = n;
+  computed->edits = edits_;
+  computed->order.resize(n);
+  std::iota(computed->order.begin(), computed->order.end(), 0u);
+  SortByTime(buf.times.data(), &computed->order);
+  for (size_t r = 1; r < n && !computed->repeats; ++r) {
+    computed->repeats = buf.times[computed->order[r]] == buf.times[computed->order[r - 1]];
+  }
+  std::lock_guard<std::mutex> lock(order_mu_);
+  buf.time_order = computed;
+  return computed;
+}
+
 void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                           const std::vector<int>& columns, SortedSeries* out, size_t limit) const {
   out->times.clear();
-  out->columns.clear();
+  // Columns are emptied but keep their buffers: a scan reads series after series into one `out`,
+  // and fresh buffers cost more (allocation, zeroing, page faults) than the copying itself.
+  for (ColumnBuffer& c : out->columns) {
+    c.type = ValueType::kNull;
+    c.bits.clear();
+    c.strings.clear();
+    c.validity.clear();
+    c.null_count = 0;
+  }
   const SeriesBuffer* buf = Find(id);
   if (buf == nullptr || buf->times.empty() || limit == 0) return;
   if (buf->max_time < min_time || buf->min_time > max_time) return;
@@ -276,24 +348,20 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     order.resize(hi - lo);
     std::iota(order.begin(), order.end(), static_cast<uint32_t>(lo));
   } else {
-    order.reserve(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      if (buf->times[i] >= min_time && buf->times[i] <= max_time) order.push_back(i);
-    }
-    // Out-of-order rows usually come from concurrent writers' batches applied out of turn: the
-    // buffer is a few ascending runs. Merge those runs (stable) instead of sorting from scratch.
-    auto by_time = [&](uint32_t a, uint32_t b) { return buf->times[a] < buf->times[b]; };
-    std::vector<size_t> runs;  // start of each ascending run in `order`
-    for (size_t r = 0; r < order.size(); ++r) {
-      if (r == 0 || buf->times[order[r]] < buf->times[order[r - 1]]) runs.push_back(r);
-    }
-    if (runs.size() > 16) {
-      std::stable_sort(order.begin(), order.end(), by_time);
+    const std::shared_ptr<const TimeOrder> cached = OrderOf(*buf, n);
+    if (!cached->repeats) {
+      // Unique times: the range is a slice of the cached order.
+      const std::vector<uint32_t>& o = cached->order;
+      const int64_t* t = buf->times.data();
+      auto first = std::partition_point(o.begin(), o.end(), [&](uint32_t i) { return t[i] < min_time; });
+      auto last = std::partition_point(first, o.end(), [&](uint32_t i) { return t[i] <= max_time; });
+      order.assign(first, last);
     } else {
-      runs.push_back(order.size());
-      for (size_t k = 1; k + 1 < runs.size(); ++k) {
-        std::inplace_merge(order.begin(), order.begin() + runs[k], order.begin() + runs[k + 1], by_time);
+      order.reserve(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (buf->times[i] >= min_time && buf->times[i] <= max_time) order.push_back(i);
       }
+      SortByTime(buf->times.data(), &order);
     }
     // Rows with one time form a group (in write order); each output row merges its group field
     // by field: a column takes the last written non-null value (a later write naming only some
@@ -326,7 +394,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   }
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
-  out->columns.resize(max_col + 1);
+  if (out->columns.size() < static_cast<size_t>(max_col + 1)) out->columns.resize(max_col + 1);
   for (int c : columns) {
     if (c < 0 || static_cast<size_t>(c) >= buf->columns.size()) continue;
     const ColumnBuffer& src = buf->columns[c];

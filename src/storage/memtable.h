@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +27,15 @@ struct ColumnBuffer {
   size_t null_count = 0;
 };
 
+// A series' rows in time order (positions in its buffer), computed by a read of an unsorted
+// buffer and kept for later reads while the buffer stays as it was (same rows, no edits).
+struct TimeOrder {
+  size_t rows = 0;          // buffer rows it covers
+  uint64_t edits = 0;       // Memtable::edits() when computed
+  bool repeats = false;     // some time occurs twice (reads then merge rows field by field)
+  std::vector<uint32_t> order;
+};
+
 struct SeriesBuffer {
   std::vector<int64_t> times;
   std::vector<ColumnBuffer> columns;  // indexed by ColumnId; may be shorter than the schema
@@ -33,6 +43,9 @@ struct SeriesBuffer {
   bool sorted = true;                 // times strictly increasing so far
   int64_t min_time = INT64_MAX;
   int64_t max_time = INT64_MIN;
+  // Set by reads (under Memtable::order_mu_): concurrent writers' batches leave a buffer in a few
+  // runs, and after a load every query would otherwise order the same rows again.
+  mutable std::shared_ptr<const TimeOrder> time_order;
 };
 
 // Rows of one series sorted by time with unique times (last write wins), materialised for a read
@@ -96,6 +109,8 @@ class Memtable {
 
  private:
   SeriesBuffer& Slot(SeriesId series);
+  // The time order of the first `n` rows of `buf`, from its cache or computed (and cached).
+  std::shared_ptr<const TimeOrder> OrderOf(const SeriesBuffer& buf, size_t n) const;
   // AppendRows' column-wise path; false (nothing changed) when the rows do not qualify.
   bool AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
                          std::span<const uint32_t> rows, const std::vector<ColumnId>& field_ids);
@@ -104,6 +119,7 @@ class Memtable {
   size_t rows_ = 0;
   size_t bytes_ = 0;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
+  mutable std::mutex order_mu_;  // guards SeriesBuffer::time_order
   int64_t min_time_ = INT64_MAX;
   int64_t max_time_ = INT64_MIN;
 };

@@ -147,20 +147,27 @@ TEST_F(MemtableTest, ShuffledRunsReadBackSorted) {
   // repeated time (the later write wins). Few runs are merged, many sorted; both must agree with
   // a reference built here.
   std::mt19937_64 rng(5);
-  for (int runs : {2, 3, 16, 17, 60}) {
+  // Without rewrites the runs' time spans are disjoint (they are then concatenated in order);
+  // with them, or with runs that share a boundary time, they are merged or sorted.
+  for (int mode : {0, 1, 2}) for (int runs : {2, 3, 16, 17, 60}) {
     std::vector<int64_t> starts(runs);
     for (int k = 0; k < runs; ++k) starts[k] = k * 100;
     std::shuffle(starts.begin(), starts.end(), rng);
     std::map<int64_t, int64_t> want;  // time -> last written value
     int64_t value = 0;
-    const SeriesId id = static_cast<SeriesId>(runs);  // a fresh series per case
+    const SeriesId id = static_cast<SeriesId>(mode * 100 + runs);  // a fresh series per case
     for (int64_t start : starts) {
       std::vector<Put> rows;
-      for (int64_t t = start; t < start + 100; t += 1 + static_cast<int64_t>(rng() % 3)) {
+      const int64_t end = mode == 2 ? start + 101 : start + 100;  // mode 2: touching spans
+      for (int64_t t = start; t < end; t += 1 + static_cast<int64_t>(rng() % 3)) {
         rows.push_back(Put{t, ++value, std::nullopt, std::nullopt});
         want[t] = value;
       }
-      if (rng() % 2 == 0) {  // rewrite a time of an earlier run
+      if (mode == 2 && want.count(start + 100) == 0) {
+        rows.push_back(Put{start + 100, ++value, std::nullopt, std::nullopt});
+        want[start + 100] = value;
+      }
+      if (mode == 1 && rng() % 2 == 0) {  // rewrite a time of an earlier run
         rows.push_back(Put{starts[0] + 1, ++value, std::nullopt, std::nullopt});
         want[starts[0] + 1] = value;
       }
@@ -177,6 +184,30 @@ TEST_F(MemtableTest, ShuffledRunsReadBackSorted) {
       EXPECT_EQ(got[r][1], expected[r][1]) << runs << " runs, row " << r;
     }
   }
+}
+
+TEST_F(MemtableTest, CachedTimeOrderFollowsAppendsDeletesAndSnapshotLimits) {
+  // An unsorted buffer's time order is computed by the first read and reused; reads after more
+  // rows, after a delete, or of a shorter prefix (a snapshot's limit) must not see a stale one.
+  const SeriesId id = 3;
+  auto times_of = [](const Rows& rows) {
+    std::vector<int64_t> t;
+    for (const auto& r : rows) t.push_back(std::stoll(r[0]));
+    return t;
+  };
+  Append(id, {Put{20, 1, std::nullopt, std::nullopt}, Put{30, 2, std::nullopt, std::nullopt}});
+  Append(id, {Put{10, 3, std::nullopt, std::nullopt}, Put{15, 4, std::nullopt, std::nullopt}});
+  EXPECT_EQ(times_of(Read(id)), (std::vector<int64_t>{10, 15, 20, 30}));
+  EXPECT_EQ(times_of(Read(id, 12, 25)), (std::vector<int64_t>{15, 20}));  // from the cached order
+  EXPECT_EQ(times_of(Read(id, INT64_MIN, INT64_MAX, {0, 1, 2, 3, 4}, 3)), (std::vector<int64_t>{10, 20, 30}));
+  Append(id, {Put{5, 5, std::nullopt, std::nullopt}, Put{25, 6, std::nullopt, std::nullopt}});
+  EXPECT_EQ(times_of(Read(id)), (std::vector<int64_t>{5, 10, 15, 20, 25, 30}));
+  mem_.DeleteRows(nullptr, 14, 21);
+  EXPECT_EQ(times_of(Read(id)), (std::vector<int64_t>{5, 10, 25, 30}));
+  Rows rows = Read(id, 9, 26);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][1], "3");
+  EXPECT_EQ(rows[1][1], "6");
 }
 
 TEST_F(MemtableTest, DuplicatesMergeFieldByFieldLastNonNullWins) {
