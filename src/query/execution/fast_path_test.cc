@@ -181,16 +181,35 @@ TEST_P(FastPathTest, ParallelScanMatchesSerialScan) {
   EXPECT_FALSE(parallel->Execute("SELECT * FROM cpu", opts, &failing).ok());
 }
 
-// Enough series for the last-value cache to be read on two threads (blocks of series split in
-// halves); the answers match one thread and the general path.
-TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
-  TempDir dir;
+// An engine on `dir` without background work (nullptr if it does not open).
+std::unique_ptr<storage::Engine> OpenEngine(const TempDir& dir) {
   storage::EngineOptions options;
   options.data_dir = dir.path();
   options.background_work = false;
   auto e = storage::Engine::Open(options);
-  ASSERT_TRUE(e.ok()) << e.status().ToString();
-  auto engine = std::move(e).value();
+  EXPECT_TRUE(e.ok()) << e.status().ToString();
+  return e.ok() ? std::move(e).value() : nullptr;
+}
+
+// `sql` on database "db" through a query engine with `threads` worker threads.
+Rows RunOn(storage::Engine* engine, int threads, const std::string& sql) {
+  QueryEngineOptions qo;
+  qo.worker_threads = threads;
+  auto q = QueryEngine::Create(engine, qo);
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "db";
+  Status s = q->Execute(sql, opts, &sink);
+  EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+  return sink.rows;
+}
+
+// Enough series for the last-value cache to be read on two threads (blocks of series split in
+// halves); the answers match one thread and the general path.
+TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
+  TempDir dir;
+  std::unique_ptr<storage::Engine> engine = OpenEngine(dir);
+  ASSERT_NE(engine, nullptr);
   storage::WriteBatch batch("db");
   for (int h = 0; h < 5000; ++h) {
     storage::TagSet tags{{"hostname", "host_" + std::to_string(h % 4500)}, {"rack", std::to_string(h % 7)}};
@@ -203,17 +222,7 @@ TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
     }
   }
   ASSERT_TRUE(engine->Write(batch, {}).ok());
-  auto run = [&](int threads, const std::string& sql) {
-    QueryEngineOptions qo;
-    qo.worker_threads = threads;
-    auto q = QueryEngine::Create(engine.get(), qo);
-    TextSink sink;
-    QueryOptions opts;
-    opts.database = "db";
-    Status s = q->Execute(sql, opts, &sink);
-    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-    return sink.rows;
-  };
+  auto run = [&](int threads, const std::string& sql) { return RunOn(engine.get(), threads, sql); };
   const std::string select = "SELECT last_value(hostname ORDER BY time), last_value(u ORDER BY time), "
                              "last_value(s ORDER BY time), last(k), last_value(time ORDER BY time) FROM cpu";
   for (const std::string group : {" GROUP BY hostname", " GROUP BY rack", ""}) {
@@ -232,12 +241,8 @@ TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
 // general operators' answers, on one thread and two, with rows in segments and memtables.
 TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
   TempDir dir;
-  storage::EngineOptions options;
-  options.data_dir = dir.path();
-  options.background_work = false;
-  auto e = storage::Engine::Open(options);
-  ASSERT_TRUE(e.ok()) << e.status().ToString();
-  auto engine = std::move(e).value();
+  std::unique_ptr<storage::Engine> engine = OpenEngine(dir);
+  ASSERT_NE(engine, nullptr);
   std::mt19937_64 rng(7);
   for (int part = 0; part < 2; ++part) {  // hours 0-3 flushed, hour 4 left in the memtable
     storage::WriteBatch batch("db");
@@ -259,17 +264,7 @@ TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
     ASSERT_TRUE(w.ok()) << w.status().ToString();
     if (part == 0) ASSERT_TRUE(engine->Flush().ok());
   }
-  auto run = [&](int threads, const std::string& sql) {
-    QueryEngineOptions qo;
-    qo.worker_threads = threads;
-    auto q = QueryEngine::Create(engine.get(), qo);
-    TextSink sink;
-    QueryOptions opts;
-    opts.database = "db";
-    Status s = q->Execute(sql, opts, &sink);
-    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-    return sink.rows;
-  };
+  auto run = [&](int threads, const std::string& sql) { return RunOn(engine.get(), threads, sql); };
   const std::string ranges[] = {
       "time >= '2023-06-11T00:47:52Z' AND time < '2023-06-11T03:47:52Z'",  // starts and ends mid-hour
       "time >= '2023-06-11T01:00:00Z' AND time < '2023-06-11T04:30:00Z'",  // into the memtable's hour
