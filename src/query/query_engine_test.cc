@@ -244,6 +244,39 @@ TEST_F(QueryEngineTest, Errors) {
   EXPECT_TRUE(query_->Execute("SELECT * FROM cpu", opts, &sink).IsNotFound());
 }
 
+TEST_F(QueryEngineTest, GuardRailsEndRunawayQueriesAndTheEngineGoesOn) {
+  // 200,000 more rows: enough work that a 1 ms budget always runs out.
+  storage::WriteBatch batch("db");
+  for (int h = 0; h < 50; ++h) {
+    storage::TagSet tags{{"hostname", "big_" + std::to_string(h)}, {"region", "eu"}};
+    for (int i = 0; i < 4000; ++i) {
+      AddRow(&batch, "cpu", {tags, kT0 + 3600 * kSec + i * kSec, {{"u", (i * 7 + h) % 1000}, {"v", i}}});
+    }
+  }
+  ASSERT_TRUE(engine_->Write(batch, {}).ok());
+  auto run = [&](const std::string& sql, int64_t timeout_ms, int64_t memory_limit) {
+    TextSink sink;
+    QueryOptions opts;
+    opts.database = "db";
+    opts.timeout_ms = timeout_ms;
+    opts.memory_limit_bytes = memory_limit;
+    return query_->Execute(sql, opts, &sink);
+  };
+  const std::string heavy = "SELECT hostname, u, count(*), max(v) FROM cpu GROUP BY hostname, u ORDER BY 4 DESC, 1";
+  Status s = run(heavy, 1, -1);
+  EXPECT_EQ(s.code(), Status::Code::kTimeout) << s.ToString();
+  EXPECT_NE(s.message().find("time limit"), std::string::npos) << s.ToString();
+  s = run(heavy, -1, 64 << 10);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  EXPECT_NE(s.message().find("memory limit"), std::string::npos) << s.ToString();
+  // A scan that materialises its answer (ORDER BY) is held to the memory limit too.
+  s = run("SELECT * FROM cpu ORDER BY v DESC", -1, 64 << 10);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  // The engine goes on answering, with the defaults.
+  EXPECT_TRUE(run(heavy, -1, -1).ok());
+  EXPECT_EQ(Query("SELECT count(*) FROM cpu WHERE hostname = 'host_1'"), (Rows{{"120"}}));
+}
+
 TEST_F(QueryEngineTest, ShowDescribeCreateDropDelete) {
   EXPECT_EQ(Query("SHOW DATABASES"), (Rows{{"db"}}));
   EXPECT_EQ(Query("SHOW TABLES"), (Rows{{"cpu"}}));

@@ -548,6 +548,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   slot_of_group_.clear();
   Dense dense;
   if (PlanDense(groups.size(), bucket_key, min_time, max_time, &dense)) {
+    GNOMON_RETURN_IF_ERROR(ctx_->Reserve(dense.states.size() * sizeof(BucketState) + dense.used.size()));
     // Each thread owns the tag groups g with g % nthreads == t: it alone writes their slots.
     std::vector<std::vector<storage::SeriesId>> parts(nthreads);
     for (storage::SeriesId id : series_) parts[group_of_series[id] % nthreads].push_back(id);
