@@ -269,6 +269,12 @@ TEST_F(QueryEngineTest, GuardRailsEndRunawayQueriesAndTheEngineGoesOn) {
   s = run(heavy, -1, 64 << 10);
   EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
   EXPECT_NE(s.message().find("memory limit"), std::string::npos) << s.ToString();
+  // So is a time-bucket aggregate with few tag groups and many buckets (per-thread hash tables).
+  const std::string buckets = "SELECT time_bucket('1 second', time) AS b, region, count(*) FROM cpu GROUP BY b, region";
+  ASSERT_NE(Explain(buckets).find("BucketAggregate"), std::string::npos);
+  s = run(buckets, -1, 64 << 10);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  EXPECT_TRUE(run(buckets, -1, -1).ok());
   // A scan that materialises its answer (ORDER BY) is held to the memory limit too.
   s = run("SELECT * FROM cpu ORDER BY v DESC", -1, 64 << 10);
   EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();

@@ -274,9 +274,15 @@ Result<Value> ResultOf(const BucketState& st, const AggregateSpec& spec) {
 // 4,000 hosts x 13 hours makes ~50,000 groups and a lookup per block or bucket run; node-based
 // maps and a vector per group cost more than the aggregation itself.
 struct BucketAggregateOperator::Partial {
-  explicit Partial(size_t naggs) : naggs(naggs) {}
+  Partial(size_t naggs, ExecutionContext* ctx) : naggs(naggs), ctx(ctx) {}
 
   size_t naggs;
+  // New groups are charged to the query's memory limit, kChargeEvery at a time; past the limit
+  // `status` says so and the scan feeding this table stops.
+  static constexpr size_t kChargeEvery = 1024;
+  ExecutionContext* ctx;
+  Status status;
+  size_t uncharged = 0;
   std::vector<std::pair<uint32_t, int64_t>> keys;
   std::vector<BucketState> states;  // group g's states: [g * naggs, (g + 1) * naggs)
   std::vector<uint32_t> slots;   // group number + 1; 0 = empty
@@ -294,6 +300,12 @@ struct BucketAggregateOperator::Partial {
         slots[i] = static_cast<uint32_t>(keys.size() + 1);
         keys.emplace_back(tag_group, bucket);
         states.resize(states.size() + naggs);
+        if (++uncharged == kChargeEvery) {
+          uncharged = 0;
+          // A group: its key, its states, and (at most) two hash slots.
+          Status s = ctx->Reserve(kChargeEvery * (sizeof(keys[0]) + naggs * sizeof(BucketState) + 2 * sizeof(uint32_t)));
+          if (!s.ok() && status.ok()) status = std::move(s);
+        }
         last = static_cast<uint32_t>(keys.size() - 1);
         return &states[size_t{last} * naggs];
       }
@@ -375,7 +387,7 @@ class BucketAggregateOperator::Consumer final : public storage::ScanConsumer {
       }
       r = end;
     }
-    return true;
+    return partial_->status.ok();  // past the memory limit: stop reading
   }
 
   bool CanUseStats(int64_t min_time, int64_t max_time) override {
@@ -533,6 +545,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
         }
         part.series.assign(mine.begin() + i, mine.begin() + std::min(mine.size(), i + 64));
         s = reader_->Scan(part, &consumer, &metrics[t]);
+        if (s.ok()) s = tables[t].status;  // e.g. the memory limit, which stops the scan
         if (!s.ok()) {
           statuses[t] = s;
           return;
@@ -552,11 +565,12 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     // Each thread owns the tag groups g with g % nthreads == t: it alone writes their slots.
     std::vector<std::vector<storage::SeriesId>> parts(nthreads);
     for (storage::SeriesId id : series_) parts[group_of_series[id] % nthreads].push_back(id);
-    struct Shared {  // every thread's view of the one dense table
+    struct Shared {  // every thread's view of the one dense table (charged when planned)
       Dense* d;
+      Status status;
       BucketState* Get(uint32_t tg, int64_t b) { return d->Get(tg, b); }
     };
-    std::vector<Shared> views(nthreads, Shared{&dense});
+    std::vector<Shared> views(nthreads, Shared{&dense, Status::OK()});
     run(views.data(), parts);
     for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
     const size_t buckets = dense.buckets;
@@ -571,7 +585,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     result_states_ = dense_states_.data();
   } else {
     std::vector<Partial> partials;
-    for (int t = 0; t < nthreads; ++t) partials.emplace_back(naggs);
+    for (int t = 0; t < nthreads; ++t) partials.emplace_back(naggs, ctx_);
     std::vector<std::vector<storage::SeriesId>> parts(nthreads);
     for (int t = 0; t < nthreads; ++t) {
       parts[t].assign(series_.begin() + series_.size() * t / nthreads,

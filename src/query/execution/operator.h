@@ -1,6 +1,7 @@
 // Physical operators: pull-based, each producing chunks of its output columns.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -18,7 +19,7 @@ constexpr size_t kChunkRows = 2048;
 struct ExecutionContext {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   size_t memory_limit = SIZE_MAX;
-  size_t memory_used = 0;
+  std::atomic<size_t> memory_used{0};  // Reserve may be called from an operator's own threads
   // Threads an operator may use for its own work (the query engine's worker_threads).
   int threads = 1;
   QueryStats stats;
@@ -32,8 +33,7 @@ struct ExecutionContext {
   }
   // Accounts `bytes` of working memory; ResourceExhausted past the limit.
   Status Reserve(size_t bytes) {
-    memory_used += bytes;
-    if (memory_used > memory_limit) {
+    if (memory_used.fetch_add(bytes, std::memory_order_relaxed) + bytes > memory_limit) {
       return Status::ResourceExhausted("query exceeded its memory limit of " +
                                        std::to_string(memory_limit) + " bytes");
     }
