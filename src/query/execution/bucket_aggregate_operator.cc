@@ -5,8 +5,6 @@
 #include <thread>
 #include <type_traits>
 
-#include "src/base/check.h"
-
 namespace gnomon::query {
 
 namespace {
@@ -344,9 +342,12 @@ struct BucketAggregateOperator::Dense {
   ZeroedArray<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
   ZeroedArray<uint8_t> used;        // per slot: some row or statistic reached it
 
-  BucketState* Get(uint32_t tag_group, int64_t bucket) {
-    const size_t b = static_cast<size_t>((bucket - first_bucket) / width);
-    GNOMON_CHECK(bucket >= first_bucket && b < buckets);  // scans deliver only rows in range
+  // The group's states, or nullptr for a bucket outside the planned range (scans deliver only
+  // rows in range, so that is a bug; the caller ends the query rather than the process).
+  BucketState* Find(uint32_t tag_group, int64_t bucket) {
+    if (bucket < first_bucket) return nullptr;
+    const auto b = static_cast<uint64_t>(bucket - first_bucket) / static_cast<uint64_t>(width);
+    if (b >= buckets) return nullptr;
     const size_t slot = size_t{tag_group} * buckets + b;
     used[slot] = 1;
     return &states[slot * naggs];
@@ -568,9 +569,14 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     struct Shared {  // every thread's view of the one dense table (charged when planned)
       Dense* d;
       Status status;
-      BucketState* Get(uint32_t tg, int64_t b) { return d->Get(tg, b); }
+      std::vector<BucketState> spare;  // takes a stray row's values once `status` has failed
+      BucketState* Get(uint32_t tg, int64_t b) {
+        if (BucketState* st = d->Find(tg, b)) return st;
+        if (status.ok()) status = Status::Internal("bucket aggregate: a row outside the planned bucket range");
+        return spare.data();
+      }
     };
-    std::vector<Shared> views(nthreads, Shared{&dense, Status::OK()});
+    std::vector<Shared> views(nthreads, Shared{&dense, Status::OK(), std::vector<BucketState>(naggs)});
     run(views.data(), parts);
     for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
     const size_t buckets = dense.buckets;
