@@ -45,6 +45,17 @@ struct ScanScratch {
   std::vector<DecodedColumn*> read_outs;
 };
 
+// Whether some value in [lo, hi] passes the predicate.
+inline bool RangeMayPass(double lo, double hi, const ScanPredicate& p) {
+  switch (p.op) {
+    case ScanPredicate::Op::kGt: return hi > p.value;
+    case ScanPredicate::Op::kGe: return hi >= p.value;
+    case ScanPredicate::Op::kLt: return lo < p.value;
+    case ScanPredicate::Op::kLe: return lo <= p.value;
+  }
+  return true;
+}
+
 // Whether `x` may pass the predicate (false only when it certainly fails). Integers compare
 // exactly against the constant; NaN and values a double cannot hold exactly are kept.
 template <typename T>
@@ -56,13 +67,7 @@ inline bool MayPass(T x, const ScanPredicate& p) {
     if (x > kExact || (std::is_signed_v<T> && x < -static_cast<std::make_signed_t<T>>(kExact))) return true;
   }
   const double d = static_cast<double>(x);
-  switch (p.op) {
-    case ScanPredicate::Op::kGt: return d > p.value;
-    case ScanPredicate::Op::kGe: return d >= p.value;
-    case ScanPredicate::Op::kLt: return d < p.value;
-    case ScanPredicate::Op::kLe: return d <= p.value;
-  }
-  return true;
+  return RangeMayPass(d, d, p);
 }
 
 // Whether some value summarised by `s` (statistics of a column of `type`) may pass the predicate;
@@ -90,13 +95,7 @@ bool StatsMayPass(const ColumnStats& s, ValueType type, const ScanPredicate& p) 
     case ValueType::kBool: break;
     default: return true;
   }
-  switch (p.op) {
-    case ScanPredicate::Op::kGt: return hi > p.value;
-    case ScanPredicate::Op::kGe: return hi >= p.value;
-    case ScanPredicate::Op::kLt: return lo < p.value;
-    case ScanPredicate::Op::kLe: return lo <= p.value;
-  }
-  return true;
+  return RangeMayPass(lo, hi, p);
 }
 
 // Removes from `ranges` (ascending, disjoint row spans of a group) the rows of every slice whose
@@ -470,12 +469,14 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
         slices_read = true;
         bool all_taken = true;
-        bool loaded = false;
+        bool loaded = false;  // slice_stats hold this group's statistics
         const bool can_subtract = !spec.newest_first && spec.predicate.column < 0 && consumer->CanSubtractStats();
         // Slices past the range's end are never offered: their statistics stay undecoded.
         size_t needed = slices.size();
         while (needed > 0 && slices[needed - 1].start > spec.max_time) --needed;
-        auto load_stats = [&]() -> Status {
+        auto load_stats = [&]() -> Status {  // once per group, at the first slice that needs them
+          if (loaded) return Status::OK();
+          loaded = true;
           slice_stats.resize(column_ids.size());
           for (size_t i = 0; i < column_ids.size(); ++i) {
             int c = column_ids[i];
@@ -496,20 +497,14 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
             // The range starts inside this slice: perhaps its statistics less the rows before.
             subtract_si = si;
             all_taken = false;
-            if (!loaded) {
-              GNOMON_RETURN_IF_ERROR(load_stats());
-              loaded = true;
-            }
+            GNOMON_RETURN_IF_ERROR(load_stats());
             continue;
           }
           if (lo_t < spec.min_time || hi_t > spec.max_time || !consumer->CanUseStats(lo_t, hi_t)) {
             all_taken = false;
             continue;
           }
-          if (!loaded) {
-            GNOMON_RETURN_IF_ERROR(load_stats());
-            loaded = true;
-          }
+          GNOMON_RETURN_IF_ERROR(load_stats());
           BlockStatsView& view = scratch->view;
           view.series = id;
           view.rows = sl.rows;
