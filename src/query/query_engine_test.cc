@@ -19,12 +19,8 @@ constexpr int64_t kSec = 1000000000LL;
 class QueryEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::EngineOptions options;
-    options.data_dir = dir_.path();
-    options.background_work = false;
-    auto e = storage::Engine::Open(options);
-    ASSERT_TRUE(e.ok()) << e.status().ToString();
-    engine_ = std::move(e).value();
+    engine_ = storage::testing::OpenTestEngine(dir_.path());
+    ASSERT_NE(engine_, nullptr);
     query_ = QueryEngine::Create(engine_.get(), {});
     // 3 hosts x 120 rows every 10 s (20 minutes); u = host * 100 + minute, v = i.
     storage::WriteBatch batch("db");

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,17 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// An engine on `dir` without background work (flushes and compactions only when a test asks);
+// nullptr, with a test failure, if it does not open.
+inline std::unique_ptr<Engine> OpenTestEngine(const std::string& dir) {
+  EngineOptions options;
+  options.data_dir = dir;
+  options.background_work = false;
+  auto e = Engine::Open(options);
+  EXPECT_TRUE(e.ok()) << e.status().ToString();
+  return e.ok() ? std::move(e).value() : nullptr;
+}
 
 // One row for AddRow: tags, time, and int fields (name -> value).
 struct TestRow {

@@ -24,17 +24,23 @@ constexpr int64_t kT0 = 1686441600000000000LL;  // 2023-06-11T00:00:00Z
 constexpr int64_t kSec = 1000000000LL;
 constexpr int64_t kMilli = 1000000LL;
 
+// The rows of `sql` on database "db" (a failure is a test failure).
+Rows Execute(QueryEngine* q, const std::string& sql) {
+  TextSink sink;
+  QueryOptions opts;
+  opts.database = "db";
+  Status s = q->Execute(sql, opts, &sink);
+  EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+  return sink.rows;
+}
+
 class FastPathTest : public ::testing::TestWithParam<bool> {
  protected:
   // Random series (times unique across series, so last values have no ties): hosts (some sharing a hostname, one without it), sparse int, float and string
   // fields (NULLs everywhere, a newest row lacking fields), strings needing escapes.
   void SetUp() override {
-    storage::EngineOptions options;
-    options.data_dir = dir_.path();
-    options.background_work = false;
-    auto e = storage::Engine::Open(options);
-    ASSERT_TRUE(e.ok()) << e.status().ToString();
-    engine_ = std::move(e).value();
+    engine_ = storage::testing::OpenTestEngine(dir_.path());
+    ASSERT_NE(engine_, nullptr);
     query_ = QueryEngine::Create(engine_.get(), {});
     std::mt19937_64 rng(42);
     const std::vector<std::string> texts = {"plain", "with \"quote\"", "back\\slash", "new\nline",
@@ -67,14 +73,7 @@ class FastPathTest : public ::testing::TestWithParam<bool> {
     }
   }
 
-  Rows Query(const std::string& sql) {
-    TextSink sink;
-    QueryOptions opts;
-    opts.database = "db";
-    Status s = query_->Execute(sql, opts, &sink);
-    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-    return sink.rows;
-  }
+  Rows Query(const std::string& sql) { return Execute(query_.get(), sql); }
   std::string Explain(const std::string& sql) {
     std::string text;
     for (const auto& row : Query("EXPLAIN " + sql)) text += row[0] + "\n";
@@ -154,14 +153,7 @@ TEST_P(FastPathTest, ParallelScanMatchesSerialScan) {
   QueryEngineOptions parallel_options;
   parallel_options.worker_threads = 2;
   auto parallel = QueryEngine::Create(engine_.get(), parallel_options);
-  auto run = [](QueryEngine* q, const std::string& sql) {
-    TextSink sink;
-    QueryOptions opts;
-    opts.database = "db";
-    Status s = q->Execute(sql, opts, &sink);
-    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-    return sink.rows;
-  };
+  auto run = [](QueryEngine* q, const std::string& sql) { return Execute(q, sql); };
   for (const std::string sql : {"SELECT * FROM cpu", "SELECT * FROM cpu WHERE u > 100",
                                 "SELECT time, s FROM cpu WHERE s IS NOT NULL AND time > '2023-06-11T00:10:00Z'",
                                 "SELECT * FROM cpu LIMIT 300", "SELECT * FROM cpu WHERE u > 0 LIMIT 5 OFFSET 400",
@@ -181,34 +173,18 @@ TEST_P(FastPathTest, ParallelScanMatchesSerialScan) {
   EXPECT_FALSE(parallel->Execute("SELECT * FROM cpu", opts, &failing).ok());
 }
 
-// An engine on `dir` without background work (nullptr if it does not open).
-std::unique_ptr<storage::Engine> OpenEngine(const TempDir& dir) {
-  storage::EngineOptions options;
-  options.data_dir = dir.path();
-  options.background_work = false;
-  auto e = storage::Engine::Open(options);
-  EXPECT_TRUE(e.ok()) << e.status().ToString();
-  return e.ok() ? std::move(e).value() : nullptr;
-}
-
 // `sql` on database "db" through a query engine with `threads` worker threads.
 Rows RunOn(storage::Engine* engine, int threads, const std::string& sql) {
   QueryEngineOptions qo;
   qo.worker_threads = threads;
-  auto q = QueryEngine::Create(engine, qo);
-  TextSink sink;
-  QueryOptions opts;
-  opts.database = "db";
-  Status s = q->Execute(sql, opts, &sink);
-  EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-  return sink.rows;
+  return Execute(QueryEngine::Create(engine, qo).get(), sql);
 }
 
 // Enough series for the last-value cache to be read on two threads (blocks of series split in
 // halves); the answers match one thread and the general path.
 TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
   TempDir dir;
-  std::unique_ptr<storage::Engine> engine = OpenEngine(dir);
+  std::unique_ptr<storage::Engine> engine = storage::testing::OpenTestEngine(dir.path());
   ASSERT_NE(engine, nullptr);
   storage::WriteBatch batch("db");
   for (int h = 0; h < 5000; ++h) {
@@ -241,7 +217,7 @@ TEST(FastPathManySeriesTest, LastValuesOnTwoThreads) {
 // general operators' answers, on one thread and two, with rows in segments and memtables.
 TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
   TempDir dir;
-  std::unique_ptr<storage::Engine> engine = OpenEngine(dir);
+  std::unique_ptr<storage::Engine> engine = storage::testing::OpenTestEngine(dir.path());
   ASSERT_NE(engine, nullptr);
   std::mt19937_64 rng(7);
   for (int part = 0; part < 2; ++part) {  // hours 0-3 flushed, hour 4 left in the memtable
