@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,13 +131,18 @@ BENCHMARK(BM_TsbsCpuOnlyCompression)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
-// One block per host and field column (a day each), encoded with `layout`.
-std::vector<std::string> FieldBlocks(const TsbsColumns& d, const ChunkLayout& layout) {
+// One block per host and field column (a day each), encoded with `layout`; or, with piece > 0,
+// each column cut into blocks of `piece` rows (the last one shorter).
+std::vector<std::string> FieldBlocks(const TsbsColumns& d, const ChunkLayout& layout, size_t piece = 0) {
   std::vector<std::string> blocks;
   for (size_t h = 0; h < d.fields.size(); ++h) {
     for (const auto& col : d.fields[h]) {
-      blocks.emplace_back();
-      EncodeInt64s(col, layout, &blocks.back());
+      const size_t step = piece > 0 ? piece : col.size();
+      for (size_t b = 0; b < col.size(); b += step) {
+        blocks.emplace_back();
+        EncodeInt64s(std::span<const int64_t>(col).subspan(b, std::min(step, col.size() - b)), layout,
+                     &blocks.back());
+      }
     }
   }
   return blocks;
@@ -148,9 +154,10 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
     state.SkipWithError(d.error.c_str());
     return;
   }
-  // Arg 0: delta_varint+huffman blocks; 1: chunked_delta cut every 360 rows (one hour).
-  const ChunkLayout layout = state.range(0) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
-  const std::vector<std::string> blocks = FieldBlocks(d, layout);
+  // Arg 0: delta_varint+huffman blocks of a day; 1: chunked_delta cut every 360 rows (one hour);
+  // 2: blocks of 300 rows, as a flush of a load's last minutes writes them (too short for chunks).
+  const ChunkLayout layout = state.range(0) == 1 ? ChunkLayout{360, 360} : ChunkLayout{};
+  const std::vector<std::string> blocks = FieldBlocks(d, layout, state.range(0) == 2 ? 300 : 0);
   std::vector<int64_t> out;
   for (auto _ : state) {
     for (const std::string& b : blocks) {
@@ -160,35 +167,7 @@ void BM_TsbsCpuOnlyDecode(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * d.metric_values));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * d.metric_values * 8));
 }
-BENCHMARK(BM_TsbsCpuOnlyDecode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-
-// Small blocks, as a flush of the last minutes of a load writes them (too short to cut into
-// chunks): each column cut into blocks of 300 rows, encoded by the ordinary chooser.
-void BM_TsbsCpuOnlyDecodeSmallBlocks(benchmark::State& state) {
-  const TsbsColumns& d = LoadTsbs();
-  if (!d.error.empty()) {
-    state.SkipWithError(d.error.c_str());
-    return;
-  }
-  constexpr size_t kRows = 300;
-  std::vector<std::string> blocks;
-  size_t values = 0;
-  for (const auto& host : d.fields) {
-    for (const auto& col : host) {
-      for (size_t b = 0; b + kRows <= col.size(); b += kRows) {
-        blocks.emplace_back();
-        EncodeInt64s(std::vector<int64_t>(col.begin() + b, col.begin() + b + kRows), ChunkLayout{}, &blocks.back());
-        values += kRows;
-      }
-    }
-  }
-  std::vector<int64_t> out;
-  for (auto _ : state) {
-    for (const std::string& b : blocks) benchmark::DoNotOptimize(DecodeInt64s(b, &out));
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * values));
-}
-BENCHMARK(BM_TsbsCpuOnlyDecodeSmallBlocks)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TsbsCpuOnlyDecode)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // A partial hour, as a query whose range starts mid-hour needs it: rows [h*360 + 180, (h+1)*360) of
 // each column. Items are the values produced (180 per block).
