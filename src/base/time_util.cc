@@ -11,6 +11,12 @@ int64_t NowNanos() {
       .count();
 }
 
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // From "chrono-Compatible Low-Level Date Algorithms" (H. Hinnant), public-domain algorithms.
 int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;

@@ -15,6 +15,8 @@ constexpr int64_t kNanosPerDay = 24 * kNanosPerHour;
 
 // Nanoseconds since the Unix epoch from the system clock.
 int64_t NowNanos();
+// Nanoseconds on the monotonic clock (for intervals; unrelated to wall time).
+int64_t SteadyNanos();
 
 // Floor division that rounds toward negative infinity (times before 1970 bucket correctly).
 inline int64_t FloorDiv(int64_t a, int64_t b) {

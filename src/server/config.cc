@@ -138,6 +138,9 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "memtable-budget-mb") {
       if (!positive_int()) return fail("a non-negative integer");
       config->memtable_budget_mb = static_cast<size_t>(*positive_int());
+    } else if (key == "stats-cache-mb") {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->stats_cache_mb = static_cast<size_t>(*positive_int());
     } else if (key == "retention") {
       if (auto v = node.value<int64_t>(); v && *v == 0) {
         config->retention_ns = 0;
@@ -145,6 +148,14 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
         GNOMON_ASSIGN_OR_RETURN(config->retention_ns, ParseDuration(*str()));
       } else {
         return fail("a duration string such as \"30d\"");
+      }
+    } else if (key == "compact-cold-after") {
+      if (auto v = node.value<int64_t>(); v && *v == 0) {
+        config->compact_cold_after_ns = 0;
+      } else if (str()) {
+        GNOMON_ASSIGN_OR_RETURN(config->compact_cold_after_ns, ParseDuration(*str()));
+      } else {
+        return fail("a duration string such as \"10m\"");
       }
     } else if (key == "max-body-mb") {
       if (!positive_int()) return fail("a non-negative integer");
@@ -211,7 +222,9 @@ storage::EngineOptions ToEngineOptions(const ServerConfig& config) {
   options.data_dir = config.data_dir;
   options.wal_sync = config.wal_sync;
   options.memtable_budget_bytes = config.memtable_budget_mb << 20;
+  options.stats_cache_bytes = config.stats_cache_mb << 20;
   options.retention_ns = config.retention_ns;
+  options.cold_compaction_ns = config.compact_cold_after_ns;
   return options;
 }
 

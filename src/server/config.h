@@ -18,7 +18,9 @@ struct ServerConfig {
   std::string http_addr = "127.0.0.1:4000";    // http-addr: HOST:PORT, [v6]:PORT or :PORT
   storage::WalSyncMode wal_sync = storage::WalSyncMode::kFsync;  // wal-sync: fsync | none
   size_t memtable_budget_mb = 256;             // memtable-budget-mb
+  size_t stats_cache_mb = 256;                 // stats-cache-mb: decoded hour statistics (0: none)
   int64_t retention_ns = 0;                    // retention: "30d", "12h", "inf"/"0" = forever
+  int64_t compact_cold_after_ns = 10LL * 60 * 1000000000;  // compact-cold-after: "10m", "0" = never
   size_t max_body_mb = 64;                     // max-body-mb
   int threads = 0;                             // threads: I/O threads (0 = cores)
   int worker_threads = 0;                      // worker-threads: handler pool (0 = max(4, 2 x cores))

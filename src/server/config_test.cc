@@ -51,6 +51,8 @@ data-dir = "/var/lib/gnomon"
 http-addr = "0.0.0.0:8086"
 wal-sync = "none"
 memtable-budget-mb = 256
+stats-cache-mb = 64
+compact-cold-after = "1h"
 retention = "30d"
 max_body_mb = 16     # underscores work too
 threads = 2
@@ -73,6 +75,12 @@ log-level = "debug"
   EXPECT_EQ(e.memtable_budget_bytes, 256u << 20);
   EXPECT_EQ(e.retention_ns, 30 * 86400 * kSec);
   EXPECT_EQ(e.wal_sync, storage::WalSyncMode::kNone);
+  EXPECT_EQ(e.stats_cache_bytes, 64u << 20);
+  EXPECT_EQ(e.cold_compaction_ns, 3600 * kSec);
+  ASSERT_TRUE(ApplyToml("compact-cold-after = 0\nstats-cache-mb = 0", "t.toml", &c).ok());
+  EXPECT_EQ(ToEngineOptions(c).cold_compaction_ns, 0);
+  EXPECT_EQ(ToEngineOptions(c).stats_cache_bytes, 0u);
+  EXPECT_FALSE(ApplyToml("compact-cold-after = 5", "t.toml", &c).ok());
 }
 
 TEST(ConfigTomlTest, ErrorsNameTheKeyAndSource) {

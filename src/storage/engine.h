@@ -32,8 +32,14 @@ struct EngineOptions {
   int64_t partition_duration_ns = 24ll * 3600 * 1000000000;
   // Server-wide retention (0 = keep forever); a database may set its own.
   int64_t retention_ns = 0;
+  // Decoded hour-slice statistics that segments may keep in memory, all together (0: none).
+  size_t stats_cache_bytes = 256ull << 20;
   // A partition with at least this many segments is compacted into one.
   int compaction_trigger_segments = 4;
+  // A partition that has taken no flush for this long (since the engine opened, at the latest) is
+  // compacted into one segment once it has two or more: a cold day's last flushes are merged
+  // into its one segment, whose reads no longer merge overlapping sources (0: never).
+  int64_t cold_compaction_ns = 10LL * 60 * 1000000000;
   // Run flush and compaction on background threads (tests may turn this off and call Flush()).
   bool background_work = true;
 };
@@ -76,6 +82,7 @@ struct EngineStats {
   uint64_t memtable_bytes = 0;
   uint64_t segment_files = 0;
   uint64_t segment_bytes = 0;
+  uint64_t stats_cache_bytes = 0;  // decoded slice statistics held in memory
   uint64_t wal_bytes = 0;
 };
 

@@ -33,7 +33,10 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
 }
 
 EngineImpl::EngineImpl(const EngineOptions& options)
-    : options_(options), env_(options.env != nullptr ? options.env : port::Env::Default()) {}
+    : options_(options),
+      env_(options.env != nullptr ? options.env : port::Env::Default()),
+      stats_budget_(options.stats_cache_bytes > 0 ? std::make_shared<CacheBudget>(options.stats_cache_bytes)
+                                                  : nullptr) {}
 
 EngineImpl::~EngineImpl() { (void)Close(); }
 
@@ -70,7 +73,7 @@ Status EngineImpl::Recover() {
     db->retention_ns = mdb.retention_ns;
     for (const ManifestTable& mt : mdb.tables) {
       std::string dir = port::JoinPath(db->dir, mt.dir_name);
-      GNOMON_ASSIGN_OR_RETURN(auto table, Table::Open(env_, mt.name, dir, mt.dir_name, &mt));
+      GNOMON_ASSIGN_OR_RETURN(auto table, Table::Open(env_, mt.name, dir, mt.dir_name, &mt, stats_budget_));
       // Segment files the manifest does not list are leftovers of an interrupted flush.
       GNOMON_ASSIGN_OR_RETURN(auto children, env_->GetChildren(dir));
       for (const std::string& child : children) {
@@ -163,7 +166,7 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
     if (t != db.tables.end()) return t->second;
     std::string dir_name = EscapeFileName(table) + "-" + std::to_string(NextFileNumber());
     GNOMON_ASSIGN_OR_RETURN(result, Table::Open(env_, table, port::JoinPath(db.dir, dir_name),
-                                                dir_name, nullptr));
+                                                dir_name, nullptr, stats_budget_));
     db.tables.emplace(table, result);
   }
   // A database created by a write is recorded at once (tables reach the manifest at flush; the
@@ -473,6 +476,7 @@ EngineStats EngineImpl::Stats() {
   for (const auto& t : AllTables()) t->Stats(&stats);
   stats.rows_written = rows_written_.load();
   if (wal_) stats.wal_bytes = wal_->TotalBytes();
+  if (stats_budget_) stats.stats_cache_bytes = stats_budget_->used();
   return stats;
 }
 

@@ -73,13 +73,17 @@ class EngineImpl final : public Engine {
   // engine_maintenance.cc
   Status FreezeAll();
   Status FlushFrozen();
-  Status CompactAll(int min_segments);
+  // Compacts partitions with at least `min_segments` segments, and cold ones (no flush since
+  // `cold_before`, SteadyNanos) with two or more.
+  Status CompactAll(int min_segments, int64_t cold_before = INT64_MIN);
   void BackgroundLoop();
   // Compaction has its own thread so that flushes (and thus writers) never wait behind a merge.
   void CompactionLoop();
 
   EngineOptions options_;
   port::Env* env_;
+  // Shared by every segment's slice-statistics cache (options_.stats_cache_bytes).
+  std::shared_ptr<CacheBudget> stats_budget_;
   // <data_dir>/LOCK, held while open so that a second server cannot share the directory. Declared
   // before everything that writes there, so it is released last.
   std::unique_ptr<port::FileLock> dir_lock_;

@@ -70,12 +70,12 @@ Status EngineImpl::FlushFrozen() {
   return Status::OK();
 }
 
-Status EngineImpl::CompactAll(int min_segments) {
+Status EngineImpl::CompactAll(int min_segments, int64_t cold_before) {
   auto tables = AllTables();
   bool changed = false;
   for (const auto& t : tables) {
     size_t before = t->ToManifest().segments.size();
-    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }));
+    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }, cold_before));
     changed |= t->ToManifest().segments.size() != before;
   }
   if (!changed) return Status::OK();
@@ -129,14 +129,20 @@ void EngineImpl::BackgroundLoop() {
 }
 
 void EngineImpl::CompactionLoop() {
+  // Without requests it wakes now and then to look for partitions that went cold.
+  const auto cold_check = std::chrono::nanoseconds(
+      options_.cold_compaction_ns > 0 ? std::clamp<int64_t>(options_.cold_compaction_ns / 4, 1000000000, 60000000000)
+                                      : INT64_MAX / 2);
   while (true) {
     {
       std::unique_lock lock(bg_mu_);
-      compaction_cv_.wait(lock, [&] { return bg_stop_ || compaction_requested_; });
+      compaction_cv_.wait_for(lock, cold_check, [&] { return bg_stop_ || compaction_requested_; });
       if (bg_stop_) return;
       compaction_requested_ = false;
     }
-    Status s = CompactAll(options_.compaction_trigger_segments);
+    const int64_t cold_before =
+        options_.cold_compaction_ns > 0 ? SteadyNanos() - options_.cold_compaction_ns : INT64_MIN;
+    Status s = CompactAll(options_.compaction_trigger_segments, cold_before);
     if (!s.ok()) GNOMON_LOG_ERROR("compaction failed: {}", s.ToString());
   }
 }

@@ -487,6 +487,37 @@ TEST_F(EngineTest, PartitionsSplitAndRetentionDrops) {
   EXPECT_EQ(c.rows[0].size(), 3u);
 }
 
+// A partition that takes no flush for cold_compaction_ns is merged into one segment by the
+// background compaction, below the segment-count trigger; rows are unchanged.
+TEST(EngineColdCompactionTest, ColdPartitionBecomesOneSegment) {
+  TempDir dir;
+  EngineOptions options;
+  options.data_dir = dir.path();
+  options.cold_compaction_ns = 1000000;  // 1 ms: cold at the compaction thread's next look (~1 s)
+  auto opened = Engine::Open(options);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Engine> engine = std::move(opened).value();
+  for (int part = 0; part < 2; ++part) {
+    WriteBatch b("db");
+    for (int i = 0; i < 100; ++i) AddRow(&b, "cpu", {Host("h"), (part * 100 + i) * 10LL, {{"u", part * 100 + i}}});
+    ASSERT_TRUE(engine->Write(b, {}).ok());
+    ASSERT_TRUE(engine->Flush().ok());
+  }
+  for (int wait = 0; wait < 300 && engine->Stats().segment_files != 1; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(engine->Stats().segment_files, 1u);
+  auto reader = engine->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  CollectingConsumer c;
+  ASSERT_TRUE((*reader)->Scan(AllSeries(**reader, {"u"}), &c, nullptr).ok());
+  ASSERT_EQ(c.rows.size(), 1u);
+  const auto& rows = c.rows.begin()->second;
+  ASSERT_EQ(rows.size(), 200u);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(rows.at(i * 10LL), std::vector<std::string>{std::to_string(i)});
+  EXPECT_TRUE(engine->Close().ok());
+}
+
 TEST_F(EngineTest, MixedTypesAndNulls) {
   WriteBatch b("db");
   AddRow(&b, "t", {Host("h"), 1, {{"i", 1}}, {{"f", 1.5}}, {{"s", "x"}}});

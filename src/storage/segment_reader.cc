@@ -11,7 +11,8 @@
 
 namespace gnomon::storage {
 
-Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const std::string& path) {
+Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const std::string& path,
+                                                           std::shared_ptr<CacheBudget> stats_budget) {
   GNOMON_ASSIGN_OR_RETURN(auto file, env->NewRandomAccessFile(path));
   std::shared_ptr<SegmentReader> reader(new SegmentReader(path, std::move(file)));
   const uint64_t size = reader->file_->Size();
@@ -94,6 +95,11 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   }
   // Verifying touched every page; scans will map back only what they read.
   reader->file_->ReleaseResidentPages();
+  const bool has_slice_stats = std::any_of(reader->index_.chunks.begin(), reader->index_.chunks.end(),
+                                           [](const ColumnChunkMeta& c) { return c.slice_stats_length > 0; });
+  if (stats_budget != nullptr && has_slice_stats) {
+    reader->slice_stats_cache_ = std::make_unique<SliceStatsCache>(std::move(stats_budget), reader->index_.chunks.size());
+  }
   return reader;
 }
 
@@ -164,6 +170,12 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
     if (num_slices == 1) (*out)[0] = meta.stats;
     return Status::OK();
   }
+  const size_t chunk_index = group.first_column + column;
+  const ValueType type = index_.columns[column].type;
+  if (slice_stats_cache_ != nullptr) {
+    if (slice_stats_cache_->Read(chunk_index, type, num_slices, needed, out)) return Status::OK();
+    needed = SIZE_MAX;  // decode them all, to cache
+  }
   std::string_view block;
   GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));
   const size_t decode = std::min(needed, num_slices);
@@ -177,7 +189,19 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
     return Status::Corruption("segment " + path_ + ": trailing slice statistics at offset " +
                               std::to_string(meta.slice_stats_offset));
   }
+  if (slice_stats_cache_ != nullptr) slice_stats_cache_->Insert(chunk_index, type, *out);
   return Status::OK();
+}
+
+encoding::ChunkLayout SegmentReader::ChunkLayoutOf(const RowGroupMeta& group, size_t column) const {
+  encoding::ChunkLayout layout;
+  const ColumnChunkMeta& meta = chunk(group, column);
+  std::string_view block;
+  if (meta.presence == ColumnChunkMeta::kAbsent || !Block(meta.offset, meta.length, meta.crc, &block).ok() ||
+      !encoding::PeekChunkLayout(block, &layout)) {
+    return encoding::ChunkLayout{};
+  }
+  return layout;
 }
 
 bool SegmentReader::EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t* step) const {

@@ -7,16 +7,20 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/encoding/chunked_delta.h"
 #include "src/port/env.h"
 #include "src/storage/column_data.h"
 #include "src/storage/segment_format.h"
+#include "src/storage/slice_stats_cache.h"
 
 namespace gnomon::storage {
 
 class SegmentReader {
  public:
-  // Opens and verifies the footer and index checksums. Corruption names the file.
-  static Result<std::shared_ptr<SegmentReader>> Open(port::Env* env, const std::string& path);
+  // Opens and verifies the footer and index checksums. Corruption names the file. With a
+  // `stats_budget`, decoded slice statistics are cached within it (see SliceStatsCache).
+  static Result<std::shared_ptr<SegmentReader>> Open(port::Env* env, const std::string& path,
+                                                     std::shared_ptr<CacheBudget> stats_budget = nullptr);
 
   const std::string& path() const { return path_; }
   const SegmentIndex& index() const { return index_; }
@@ -42,10 +46,15 @@ class SegmentReader {
   // The group's hour slices; a single slice covering the group when none were stored.
   Status ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const;
   // Statistics of `column` per slice (out->size() == number of slices); all-zero counts when
-  // the column has no value in the group. Only the first `needed` slices are decoded (the rest
-  // read as empty): a range that ends early in the group need not decode the others.
+  // the column has no value in the group. Only the first `needed` slices need be decoded (the
+  // rest may read as empty): a range that ends early in the group need not decode the others.
+  // A cached group's statistics are read from the cache; an uncached one is decoded whole and
+  // cached when the budget allows.
   Status ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
                         std::vector<ColumnStats>* out, size_t needed = SIZE_MAX) const;
+  // The seek points of the column's values block (disabled when it has none: a read decodes it
+  // from its start).
+  encoding::ChunkLayout ChunkLayoutOf(const RowGroupMeta& group, size_t column) const;
   // Decodes column `column` of a row group into out (group.rows rows; nulls expanded).
   Status ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const;
   // Decodes only the rows in `ranges` (ascending, disjoint [begin, end) row offsets within the
@@ -70,6 +79,7 @@ class SegmentReader {
   std::string path_;
   std::unique_ptr<port::RandomAccessFile> file_;
   SegmentIndex index_;
+  std::unique_ptr<SliceStatsCache> slice_stats_cache_;  // nullptr: no budget, or no slice statistics
 };
 
 }  // namespace gnomon::storage

@@ -278,7 +278,7 @@ void ExpectStatsMatch(const ColumnStats& got, const ExpectedStats& want, ValueTy
   }
 }
 
-TEST(ChunkLayoutForSlicesTest, CutsAtRegularHourSlices) {
+TEST(ChunkLayoutForSlicesTest, CutsAtRegularHourAndHalfHourSlices) {
   auto slices = [](std::vector<uint32_t> rows) {
     std::vector<SliceInfo> out;
     uint32_t first = 0;
@@ -292,9 +292,19 @@ TEST(ChunkLayoutForSlicesTest, CutsAtRegularHourSlices) {
   std::vector<uint32_t> tsbs = {120};
   for (int i = 0; i < 22; ++i) tsbs.push_back(360);
   tsbs.push_back(152);
+  // Chunks of 180 rows: the hours and their halves.
   encoding::ChunkLayout l = ChunkLayoutForSlices(slices(tsbs), 8192);
   EXPECT_EQ(l.first, 120u);
-  EXPECT_EQ(l.size, 360u);
+  EXPECT_EQ(l.size, 180u);
+  // A first slice longer than half an hour is cut at its half too: chunk 1 ends at the hour.
+  tsbs.front() = 300;
+  l = ChunkLayoutForSlices(slices(tsbs), 8372);
+  EXPECT_EQ(l.first, 120u);
+  EXPECT_EQ(l.size, 180u);
+  // Odd slices are not halved: 375-row hours (9.6 s rows) are chunked at the hour.
+  l = ChunkLayoutForSlices(slices({100, 375, 375, 375, 200}), 1425);
+  EXPECT_EQ(l.first, 100u);
+  EXPECT_EQ(l.size, 375u);
   // Minute data: 60-row hours are grouped into 5-hour chunks (>= 256 rows), still on slice starts.
   l = ChunkLayoutForSlices(slices({30, 60, 60, 60, 60, 60, 60, 60, 60, 60, 20}), 590);
   EXPECT_EQ(l.first, 30u);
@@ -340,6 +350,42 @@ TEST_F(SegmentTest, ChunkedColumnsReadAnyRowRanges) {
   auto bytes = port::ReadFileToString(&env_, path_);
   ASSERT_TRUE(bytes.ok());
   EXPECT_EQ(encoding::CodecName(static_cast<uint8_t>((*bytes)[ic.offset])), "chunked_delta");
+  // Seek points at hours and half hours: the rows start on a half hour (a 180-row first slice).
+  const encoding::ChunkLayout layout = reader->ChunkLayoutOf(g, 1);
+  EXPECT_EQ(layout.first, 180u);
+  EXPECT_EQ(layout.size, 180u);
+  EXPECT_FALSE(reader->ChunkLayoutOf(g, 0).enabled());  // floats: no seek points
+
+  // Slice statistics read through a cache (first decoded and cached, then from the cache) are
+  // those decoded without one.
+  auto budget = std::make_shared<CacheBudget>(1 << 20);
+  auto cached = SegmentReader::Open(&env_, path_, budget);
+  ASSERT_TRUE(cached.ok());
+  std::vector<SliceInfo> slices;
+  ASSERT_TRUE(reader->ReadSlices(g, &slices).ok());
+  ASSERT_GT(slices.size(), 20u);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      std::vector<ColumnStats> want, got;
+      ASSERT_TRUE(reader->ReadSliceStats(g, c, slices.size(), &want).ok());
+      ASSERT_TRUE((*cached)->ReadSliceStats(g, c, slices.size(), &got).ok());
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(got[i].count, want[i].count);
+        EXPECT_EQ(Bits(got[i].min), Bits(want[i].min));
+        EXPECT_EQ(Bits(got[i].max), Bits(want[i].max));
+        EXPECT_EQ(Bits(got[i].sum), Bits(want[i].sum));
+        EXPECT_EQ(got[i].imin, want[i].imin);
+        EXPECT_EQ(got[i].imax, want[i].imax);
+        EXPECT_EQ(got[i].isum, want[i].isum);
+        EXPECT_EQ(got[i].isum_exact, want[i].isum_exact);
+        EXPECT_EQ(got[i].has_numeric, want[i].has_numeric);
+      }
+    }
+  }
+  EXPECT_GT(budget->used(), 0u);
+  cached->reset();
+  EXPECT_EQ(budget->used(), 0u);
 
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 60; ++trial) {

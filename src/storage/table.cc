@@ -5,12 +5,15 @@
 #include <span>
 #include <vector>
 
+#include "src/base/time_util.h"
+
 namespace gnomon::storage {
 
 Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std::string dir,
-                                           std::string dir_name, const ManifestTable* manifest) {
+                                           std::string dir_name, const ManifestTable* manifest,
+                                           std::shared_ptr<CacheBudget> stats_budget) {
   GNOMON_RETURN_IF_ERROR(env->CreateDirs(dir));
-  std::shared_ptr<Table> table(new Table(env, std::move(name), dir, std::move(dir_name)));
+  std::shared_ptr<Table> table(new Table(env, std::move(name), dir, std::move(dir_name), std::move(stats_budget)));
   GNOMON_ASSIGN_OR_RETURN(table->registry_,
                           index::SeriesRegistry::Open(env, port::JoinPath(dir, "series")));
   if (manifest != nullptr) {
@@ -21,9 +24,11 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
     for (const std::string& key : manifest->tag_keys) table->schema_.AddTagKey(key);
     for (const ManifestSegment& seg : manifest->segments) {
       GNOMON_ASSIGN_OR_RETURN(auto reader,
-                              SegmentReader::Open(env, table->SegmentPath(seg.file_number)));
+                              SegmentReader::Open(env, table->SegmentPath(seg.file_number), table->stats_budget_));
       table->segments_.push_back(SegmentRef{seg, std::move(reader)});
     }
+    const int64_t now = SteadyNanos();
+    for (const ManifestSegment& seg : manifest->segments) table->last_flush_[seg.partition_start] = now;
     std::sort(table->segments_.begin(), table->segments_.end(),
               [](const SegmentRef& a, const SegmentRef& b) { return a.meta.sequence < b.meta.sequence; });
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -40,9 +41,11 @@ struct PreparedTable {
 class Table : public std::enable_shared_from_this<Table> {
  public:
   // Opens the table directory (creating it), its registry and segments listed in `manifest`
-  // (nullptr for a new table).
+  // (nullptr for a new table). Its segments cache slice statistics within `stats_budget`
+  // (nullptr: no cache).
   static Result<std::shared_ptr<Table>> Open(port::Env* env, std::string name, std::string dir,
-                                             std::string dir_name, const ManifestTable* manifest);
+                                             std::string dir_name, const ManifestTable* manifest,
+                                             std::shared_ptr<CacheBudget> stats_budget = nullptr);
 
   const std::string& name() const { return name_; }
   const std::string& dir() const { return dir_; }
@@ -62,8 +65,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // Sequence and file numbers come from the callbacks. Returns false if nothing was frozen.
   Result<bool> FlushOldestFrozen(int64_t partition_ns, const std::function<uint64_t()>& next_file,
                                  uint64_t sequence);
-  // Merges the segments of each partition holding at least `min_segments` segments.
-  Status Compact(int min_segments, const std::function<uint64_t()>& next_file);
+  // Merges the segments of each partition holding at least `min_segments` segments, and of each
+  // partition holding two or more that has taken no flush since `cold_before` (steady-clock
+  // nanoseconds, see SteadyNanos; INT64_MIN: none is cold).
+  Status Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before = INT64_MIN);
   // Drops the segments of partitions ending at or before `cutoff`.
   Status DropPartitionsBefore(int64_t cutoff, int64_t partition_ns);
   // Removes rows in [min_time, max_time] of `series` (all when nullptr) from memtables and by
@@ -89,9 +94,10 @@ class Table : public std::enable_shared_from_this<Table> {
 
  private:
   friend class TableSnapshot;
-  Table(port::Env* env, std::string name, std::string dir, std::string dir_name)
+  Table(port::Env* env, std::string name, std::string dir, std::string dir_name,
+        std::shared_ptr<CacheBudget> stats_budget)
       : env_(env), name_(std::move(name)), dir_(std::move(dir)), dir_name_(std::move(dir_name)),
-        active_(std::make_shared<Memtable>()) {}
+        stats_budget_(std::move(stats_budget)), active_(std::make_shared<Memtable>()) {}
   std::string SegmentPath(uint64_t file_number) const;
   Status WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>& rows_by_series,
                        int64_t partition_ns, const std::function<uint64_t()>& next_file,
@@ -101,6 +107,7 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::string name_;
   const std::string dir_;
   const std::string dir_name_;
+  const std::shared_ptr<CacheBudget> stats_budget_;  // shared by the engine's segments; may be null
   std::unique_ptr<index::SeriesRegistry> registry_;
   // Serialises flush, compaction and delete of this table's segments.
   std::mutex maintenance_mu_;
@@ -112,6 +119,9 @@ class Table : public std::enable_shared_from_this<Table> {
   std::shared_ptr<Memtable> active_;
   std::vector<std::shared_ptr<Memtable>> frozen_;  // oldest first; immutable
   std::vector<SegmentRef> segments_;                // ascending sequence
+  // Per partition start: when a flush last installed a segment there (SteadyNanos; partitions
+  // present at open count from the open).
+  std::map<int64_t, int64_t> last_flush_;
   LastValueCache last_values_;
   std::vector<std::string> obsolete_files_;
 };

@@ -231,7 +231,7 @@ Status Table::WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>
     ref.meta.max_time = index.max_time;
     ref.meta.rows = index.rows;
     ref.meta.bytes = pending.writer->FileSize();
-    GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, SegmentPath(pending.file_number)));
+    GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, SegmentPath(pending.file_number), stats_budget_));
     out->push_back(std::move(ref));
   }
   return env_->SyncDir(dir_);
@@ -261,25 +261,34 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
   GNOMON_RETURN_IF_ERROR(WriteSegments(rows, partition_ns, next_file, sequence, &segments));
   std::unique_lock lock(mu_);
   frozen_.erase(frozen_.begin());
-  for (auto& s : segments) segments_.push_back(std::move(s));
+  const int64_t now = SteadyNanos();
+  for (auto& s : segments) {
+    last_flush_[s.meta.partition_start] = now;
+    segments_.push_back(std::move(s));
+  }
   return true;
 }
 
-Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file) {
+Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before) {
   // Not maintenance_mu_: flushes go on while a partition is merged. Deletes rewrite segments, so
   // they exclude compaction; a retention drop may remove inputs meanwhile (checked at install).
   std::lock_guard compaction(compaction_mu_);
   std::map<int64_t, std::vector<SegmentRef>> by_partition;
+  std::map<int64_t, int64_t> last_flush;
   TableSchema schema;
   {
     std::shared_lock lock(mu_);
     for (const SegmentRef& s : segments_) by_partition[s.meta.partition_start].push_back(s);
+    last_flush = last_flush_;
     schema = schema_;
   }
   std::vector<SegmentColumn> columns;
   for (const FieldColumn& f : schema.fields()) columns.push_back(SegmentColumn{f.name, f.type});
   for (auto& [pstart, inputs] : by_partition) {
-    if (static_cast<int>(inputs.size()) < std::max(min_segments, 2)) continue;
+    if (inputs.size() < 2) continue;
+    const auto flushed = last_flush.find(pstart);
+    const bool cold = flushed != last_flush.end() && flushed->second < cold_before;
+    if (static_cast<int>(inputs.size()) < min_segments && !cold) continue;
     // inputs are in ascending sequence order (segments_ is kept sorted).
     std::vector<SeriesId> ids;
     for (const SegmentRef& s : inputs) {
@@ -320,7 +329,7 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     out.meta.max_time = index.max_time;
     out.meta.rows = index.rows;
     out.meta.bytes = writer.FileSize();
-    GNOMON_ASSIGN_OR_RETURN(out.reader, SegmentReader::Open(env_, path));
+    GNOMON_ASSIGN_OR_RETURN(out.reader, SegmentReader::Open(env_, path, stats_budget_));
     {
       std::unique_lock lock(mu_);
       auto is_input = [&](const SegmentRef& s) {
@@ -366,6 +375,7 @@ Status Table::DropPartitionsBefore(int64_t cutoff, int64_t partition_ns) {
     }
     segments_.erase(std::remove_if(segments_.begin(), segments_.end(), expired), segments_.end());
     dropped = before - segments_.size();
+    std::erase_if(last_flush_, [&](const auto& entry) { return entry.first <= cutoff - partition_ns; });
   }
   if (dropped == 0) return Status::OK();
   GNOMON_LOG_INFO("retention dropped {} segments of table {}", dropped, name_);

@@ -31,6 +31,7 @@ struct ServerFlags {
   server::ServerConfig values;
   std::string wal_sync = "fsync";
   std::string retention;
+  std::string compact_cold_after;
   std::string query_timeout;
 };
 
@@ -132,8 +133,14 @@ void RegisterServerCommand(CLI::App& app) {
   auto* budget = cmd->add_option("--memtable-budget-mb", v.memtable_budget_mb,
                                  "Memory for memtables before flushing")
                      ->capture_default_str();
+  auto* stats_cache = cmd->add_option("--stats-cache-mb", v.stats_cache_mb,
+                                      "Memory for decoded hour statistics of segments (0: none)")
+                          ->capture_default_str();
   auto* retention = cmd->add_option("--retention", flags->retention,
                                     "Default retention, e.g. 30d (default: keep forever)");
+  auto* cold = cmd->add_option("--compact-cold-after", flags->compact_cold_after,
+                               "Merge a partition's segments into one once it has taken no flush for this "
+                               "long, e.g. 10m (0: never; default 10m)");
   auto* body = cmd->add_option("--max-body-mb", v.max_body_mb,
                                "Largest request body, also after gzip decompression")
                    ->capture_default_str();
@@ -148,7 +155,7 @@ void RegisterServerCommand(CLI::App& app) {
                                   "Working memory one query may use before it is ended")
                       ->capture_default_str();
 
-  cmd->callback([flags, data_dir, addr, wal, budget, retention, body, threads, workers, level, qtimeout,
+  cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
                  qmemory] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
@@ -161,6 +168,7 @@ void RegisterServerCommand(CLI::App& app) {
     if (data_dir->count()) config.data_dir = v.data_dir;
     if (addr->count()) config.http_addr = v.http_addr;
     if (budget->count()) config.memtable_budget_mb = v.memtable_budget_mb;
+    if (stats_cache->count()) config.stats_cache_mb = v.stats_cache_mb;
     if (body->count()) config.max_body_mb = v.max_body_mb;
     if (threads->count()) config.threads = v.threads;
     if (workers->count()) config.worker_threads = v.worker_threads;
@@ -182,6 +190,14 @@ void RegisterServerCommand(CLI::App& app) {
         return SetExitCode(2);
       }
       config.retention_ns = *r;
+    }
+    if (cold->count()) {
+      auto c = server::ParseDuration(flags->compact_cold_after);
+      if (!c.ok()) {
+        std::fprintf(stderr, "gnomon server: --compact-cold-after: %s\n", c.status().message().c_str());
+        return SetExitCode(2);
+      }
+      config.compact_cold_after_ns = *c;
     }
     if (Status s = server::ValidateConfig(config); !s.ok()) {
       std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());

@@ -74,6 +74,8 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
     Metric(&out, "gnomon_engine_segment_bytes", "gauge", "Bytes in live segment files.",
            e.segment_bytes);
     Metric(&out, "gnomon_engine_wal_bytes", "gauge", "Bytes in write-ahead logs.", e.wal_bytes);
+    Metric(&out, "gnomon_engine_stats_cache_bytes", "gauge",
+           "Decoded hour statistics of segments held in memory.", e.stats_cache_bytes);
   }
   response->SetText(200, "text/plain; version=0.0.4; charset=utf-8", std::move(out));
 }

@@ -1,0 +1,150 @@
+#include "src/storage/slice_stats_cache.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gnomon::storage {
+
+bool CacheBudget::TryCharge(size_t bytes) {
+  size_t used = used_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > limit_ || used > limit_ - bytes) return false;
+  } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+namespace {
+
+// ColumnStats in 32 bytes (it takes 64). The three numbers are an int64 column's exact minimum,
+// maximum and sum (the sum's double when it is not exact), else the double ones; the column's
+// type tells which, and the derived doubles are recomputed on unpacking, as
+// DecodeColumnStats computes them.
+struct PackedStats {
+  uint64_t a = 0, b = 0, c = 0;
+  uint32_t count = 0;
+  uint8_t exact_sum = 0;
+  uint8_t numeric = 0;
+};
+
+template <typename T>
+uint64_t Bits(T v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  return bits;
+}
+template <typename T>
+T FromBits(uint64_t bits) {
+  T v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
+
+enum class Kind { kInt, kDouble, kCountOnly };
+Kind KindOf(ValueType type) {
+  switch (type) {
+    case ValueType::kInt64: return Kind::kInt;
+    case ValueType::kFloat64:
+    case ValueType::kUInt64:
+    case ValueType::kBool: return Kind::kDouble;
+    default: return Kind::kCountOnly;
+  }
+}
+
+PackedStats Pack(Kind kind, const ColumnStats& s) {
+  PackedStats p;
+  p.count = s.count;
+  p.numeric = s.has_numeric ? 1 : 0;
+  if (kind == Kind::kInt) {
+    p.a = Bits(s.imin);
+    p.b = Bits(s.imax);
+    p.exact_sum = s.isum_exact ? 1 : 0;
+    p.c = s.isum_exact ? Bits(s.isum) : Bits(s.sum);
+  } else if (kind == Kind::kDouble) {
+    p.a = Bits(s.min);
+    p.b = Bits(s.max);
+    p.c = Bits(s.sum);
+  }
+  return p;
+}
+
+void Unpack(Kind kind, const PackedStats& p, ColumnStats* s) {
+  *s = ColumnStats{};
+  s->count = p.count;
+  if (kind == Kind::kInt) {
+    s->imin = FromBits<int64_t>(p.a);
+    s->imax = FromBits<int64_t>(p.b);
+    s->min = static_cast<double>(s->imin);
+    s->max = static_cast<double>(s->imax);
+    if (p.exact_sum) {
+      s->isum = FromBits<int64_t>(p.c);
+      s->isum_exact = true;
+      s->sum = static_cast<double>(s->isum);
+    } else {
+      s->sum = FromBits<double>(p.c);
+    }
+  } else if (kind == Kind::kDouble) {
+    s->min = FromBits<double>(p.a);
+    s->max = FromBits<double>(p.b);
+    s->sum = FromBits<double>(p.c);
+  }
+  s->has_numeric = p.numeric != 0;
+}
+
+}  // namespace
+
+struct SliceStatsCache::Entry {
+  explicit Entry(size_t slices) : n(slices), stats(new PackedStats[slices]) {}
+  size_t Bytes() const { return sizeof(Entry) + n * sizeof(PackedStats); }
+  const size_t n;
+  const std::unique_ptr<PackedStats[]> stats;
+};
+
+SliceStatsCache::SliceStatsCache(std::shared_ptr<CacheBudget> budget, size_t chunks) : budget_(std::move(budget)) {
+  // The directory is charged too (8 bytes a chunk); without room for it nothing is cached.
+  if (budget_ == nullptr || chunks == 0 || !budget_->TryCharge(chunks * sizeof(std::atomic<Entry*>))) return;
+  chunks_ = chunks;
+  entries_.reset(new std::atomic<Entry*>[chunks]);
+  for (size_t i = 0; i < chunks; ++i) entries_[i].store(nullptr, std::memory_order_relaxed);
+}
+
+SliceStatsCache::~SliceStatsCache() {
+  if (chunks_ == 0) return;
+  size_t freed = chunks_ * sizeof(std::atomic<Entry*>);
+  for (size_t i = 0; i < chunks_; ++i) {
+    Entry* e = entries_[i].load(std::memory_order_relaxed);
+    if (e == nullptr) continue;
+    freed += e->Bytes();
+    delete e;
+  }
+  budget_->Release(freed);
+}
+
+bool SliceStatsCache::Read(size_t chunk, ValueType type, size_t slices, size_t needed,
+                           std::vector<ColumnStats>* out) const {
+  if (chunk >= chunks_) return false;
+  const Entry* e = entries_[chunk].load(std::memory_order_acquire);
+  if (e == nullptr || e->n != slices) return false;
+  const Kind kind = KindOf(type);
+  out->resize(e->n);
+  const size_t n = std::min<size_t>(needed, e->n);
+  for (size_t i = 0; i < n; ++i) Unpack(kind, e->stats[i], &(*out)[i]);
+  for (size_t i = n; i < e->n; ++i) (*out)[i] = ColumnStats{};
+  return true;
+}
+
+void SliceStatsCache::Insert(size_t chunk, ValueType type, const std::vector<ColumnStats>& stats) {
+  if (chunk >= chunks_ || stats.empty() || entries_[chunk].load(std::memory_order_relaxed) != nullptr) return;
+  const size_t bytes = sizeof(Entry) + stats.size() * sizeof(PackedStats);
+  if (!budget_->TryCharge(bytes)) return;
+  auto e = std::make_unique<Entry>(stats.size());
+  const Kind kind = KindOf(type);
+  for (size_t i = 0; i < stats.size(); ++i) e->stats[i] = Pack(kind, stats[i]);
+  Entry* expected = nullptr;
+  if (entries_[chunk].compare_exchange_strong(expected, e.get(), std::memory_order_acq_rel)) {
+    e.release();  // owned by the directory now
+  } else {
+    budget_->Release(bytes);  // another reader cached it first
+  }
+}
+
+}  // namespace gnomon::storage
