@@ -92,8 +92,11 @@ void BM_TsbsCpuOnlyCompression(benchmark::State& state) {
     return;
   }
   const size_t block_rows = static_cast<size_t>(state.range(0));
-  // Arg 1: fields cut at hour starts (360 rows), as segments write them.
-  const ChunkLayout layout = state.range(1) != 0 ? ChunkLayout{360, 360} : ChunkLayout{};
+  // Arg 1: 1 = fields cut at hour starts (360 rows); 2 = at hours and half hours (180 rows), as
+  // segments write them.
+  const ChunkLayout layout = state.range(1) == 0   ? ChunkLayout{}
+                             : state.range(1) == 1 ? ChunkLayout{360, 360}
+                                                   : ChunkLayout{360, 180};
   size_t field_bytes = 0, ts_bytes = 0;
   std::map<std::string, size_t> codec_blocks;
   for (auto _ : state) {
@@ -126,6 +129,7 @@ void BM_TsbsCpuOnlyCompression(benchmark::State& state) {
 BENCHMARK(BM_TsbsCpuOnlyCompression)
     ->Args({8640, 0})
     ->Args({8640, 1})
+    ->Args({8640, 2})
     ->Args({4096, 0})
     ->Args({1024, 0})
     ->Unit(benchmark::kMillisecond)

@@ -306,6 +306,17 @@ bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step) {
          rest.empty();
 }
 
+bool PeekChunkLayout(std::string_view block, ChunkLayout* layout) {
+  if (block.empty() || static_cast<uint8_t>(block[0]) != MakeTag(Codec::kChunkedDelta, Compression::kNone)) {
+    return false;
+  }
+  std::string_view rest = block.substr(1);
+  uint32_t count;
+  if (!GetVarint32(&rest, &count) || rest.empty()) return false;
+  rest.remove_prefix(1);  // flags
+  return GetVarint32(&rest, &layout->first) && GetVarint32(&rest, &layout->size) && layout->enabled();
+}
+
 Status PeekBlockHeader(std::string_view block, uint8_t* codec, uint32_t* count) {
   if (block.empty()) return Status::Corruption("block: empty, expected a codec tag at offset 0");
   const uint8_t tag = static_cast<uint8_t>(block[0]);

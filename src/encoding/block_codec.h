@@ -60,6 +60,10 @@ Status DecodeInt64RangesMany(std::span<const std::string_view> blocks,
 // it and value i is first + i * step (mod 2^64). Reads only the header and two varints.
 bool PeekConstantStep(std::string_view block, int64_t* first, int64_t* step);
 
+// True when `block` is an uncompressed chunked_delta block: then *layout holds its seek points (a
+// decode of rows [b, e) starts at the chunk holding b). Reads only the header and two varints.
+bool PeekChunkLayout(std::string_view block, ChunkLayout* layout);
+
 // Reads only the header: codec tag and value count.
 Status PeekBlockHeader(std::string_view block, uint8_t* codec, uint32_t* count);
 

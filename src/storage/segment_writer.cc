@@ -73,6 +73,13 @@ encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices,
     }
     if (r == 0) r = std::max(slices.front().rows, slices.back().rows);
     if (r != UINT32_MAX && slices.front().rows <= r && slices.back().rows <= r) {
+      // Halves of slices, where a half still holds kMinChunkRows / 2 rows: a range that starts or
+      // ends inside an hour then decodes at most half an hour, from whichever side is shorter.
+      // A TSBS hour (360 rows) pays ~3 bytes more per column (+0.006 bytes per metric).
+      const uint32_t half = r / 2;
+      if (r % 2 == 0 && half >= kMinChunkRows / 2 && half <= kMaxChunkRows) {
+        return {slices.front().rows > half ? slices.front().rows - half : slices.front().rows, half};
+      }
       const uint32_t per_chunk = r * ((kMinChunkRows + r - 1) / r);  // whole slices
       if (per_chunk <= kMaxChunkRows) return {slices.front().rows, per_chunk};
     }

@@ -42,9 +42,10 @@ class SegmentWriter {
 };
 
 // Where integer blocks of a group of `rows` rows get seek points: at the group's hour-slice starts
-// when the slices are regular (all but the first and last of equal length; short slices grouped
-// so that a chunk holds >= kMinChunkRows), else every kDefaultChunkRows rows; none for groups too
-// small to need them. A scan then decodes a partial hour from its slice start, not the group's.
+// and half-slices when the slices are regular (all but the first and last of equal length; a
+// half holding >= kMinChunkRows / 2 rows; else short slices grouped so that a chunk holds
+// >= kMinChunkRows), else every kDefaultChunkRows rows; none for groups too small to need them.
+// A scan then decodes a partial hour from its slice start or middle, not the group's start.
 encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices, size_t rows);
 
 // One column's statistics in the index and slice-statistics encoding (docs/format/segment.md).

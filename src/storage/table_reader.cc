@@ -149,6 +149,55 @@ void NarrowRanges(const T* values, const ScanPredicate& p, std::vector<std::pair
   *ranges = std::move(out);
 }
 
+// Rows decoded to read rows [begin, end) of a block cut at `layout`: from the start of the chunk
+// holding `begin` (the block's start when it has no seek points).
+uint32_t DecodeCost(const encoding::ChunkLayout& layout, uint32_t begin, uint32_t end) {
+  uint32_t start = 0;
+  if (layout.enabled() && begin >= layout.first) {
+    start = layout.first + (begin - layout.first) / layout.size * layout.size;
+  }
+  return end - start;
+}
+
+struct SubtractChoice {
+  uint32_t front_rows = 0;  // rows before the range read to subtract from its first slice
+  uint32_t back_rows = 0;   // rows after the range read to subtract from its last slice
+};
+
+// For the slices a scan's rows [lo, hi) start and end inside (SIZE_MAX: none), whether reading a
+// slice as its statistics less its rows outside the range decodes fewer rows than reading its
+// rows inside. The columns of a group are cut at the same rows, so the first scanned column's
+// seek points stand for all.
+SubtractChoice ChooseSubtractions(const SegmentReader& seg, const RowGroupMeta& group,
+                                  const std::vector<int>& column_ids, size_t seg_columns,
+                                  const std::vector<SliceInfo>& slices, size_t start_si, size_t end_si,
+                                  uint32_t lo, uint32_t hi) {
+  encoding::ChunkLayout layout;
+  for (int c : column_ids) {
+    if (c < 0 || static_cast<size_t>(c) >= seg_columns) continue;
+    layout = seg.ChunkLayoutOf(group, static_cast<size_t>(c));
+    break;
+  }
+  SubtractChoice choice;
+  if (start_si != SIZE_MAX) {
+    const SliceInfo& sl = slices[start_si];
+    const uint32_t end = sl.first_row + sl.rows;
+    if (lo > sl.first_row && lo < end && end <= hi &&
+        DecodeCost(layout, sl.first_row, lo) < DecodeCost(layout, lo, end)) {
+      choice.front_rows = lo - sl.first_row;
+    }
+  }
+  if (end_si != SIZE_MAX) {
+    const SliceInfo& sl = slices[end_si];
+    const uint32_t end = sl.first_row + sl.rows;
+    if (hi > sl.first_row && hi < end && sl.first_row >= lo &&
+        DecodeCost(layout, hi, end) < DecodeCost(layout, sl.first_row, hi)) {
+      choice.back_rows = end - hi;
+    }
+  }
+  return choice;
+}
+
 void ReverseColumn(DecodedColumn* c) {
   ReverseIfAny(&c->i64);
   ReverseIfAny(&c->f64);
@@ -231,10 +280,10 @@ class TableSnapshot final : public TableReader {
  private:
   Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
                     ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const;
-  // Delivers rows [from, end) of times/cols as one batch.
+  // Delivers rows [from, size - back) of times/cols as one batch.
   bool Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
             std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics,
-            size_t from = 0) const;
+            size_t from = 0, size_t back = 0) const;
   void ReadMemtable(const Source& src, int64_t min_time, int64_t max_time,
                     const std::vector<int>& columns, SortedSeries* out) const {
     if (src.active) {
@@ -289,16 +338,16 @@ void ToDecoded(SortedSeries* rows, const std::vector<int>& column_ids, const Tab
 
 bool TableSnapshot::Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
                          std::vector<DecodedColumn>* cols, ScanConsumer* consumer,
-                         ScanMetrics* metrics, size_t from) const {
-  if (times->size() <= from) return true;
+                         ScanMetrics* metrics, size_t from, size_t back) const {
+  if (times->size() <= from + back) return true;
   if (spec.newest_first) {
-    GNOMON_CHECK(from == 0);
+    GNOMON_CHECK(from == 0 && back == 0);
     std::reverse(times->begin(), times->end());
     for (DecodedColumn& c : *cols) ReverseColumn(&c);
   }
   ColumnBatch batch;
   batch.series = id;
-  batch.rows = times->size() - from;
+  batch.rows = times->size() - from - back;
   batch.times = times->data() + from;
   batch.columns.reserve(cols->size());
   for (const DecodedColumn& c : *cols) batch.columns.push_back(c.View(from));
@@ -464,7 +513,9 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       // (partial ones at the range's ends, or declined) are decoded and delivered.
       accepted.clear();
       bool slices_read = false;
-      size_t subtract_si = SIZE_MAX;  // the slice the range starts inside, if read as stats less rows
+      // The slices the range starts and ends inside, when their statistics less the rows outside
+      // the range may stand for their rows inside it (chosen below if that decodes fewer rows).
+      size_t start_si = SIZE_MAX, end_si = SIZE_MAX;
       if (spec.offer_stats && group.slices_length > 0) {
         GNOMON_RETURN_IF_ERROR(seg.ReadSlices(group, &slices));
         slices_read = true;
@@ -493,9 +544,10 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           const int64_t lo_t = std::max(sl.start, group.min_time);
           const int64_t hi_t = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
           if (hi_t < spec.min_time || lo_t > spec.max_time) continue;
-          if (lo_t < spec.min_time && hi_t <= spec.max_time && can_subtract && consumer->CanUseStats(lo_t, hi_t)) {
-            // The range starts inside this slice: perhaps its statistics less the rows before.
-            subtract_si = si;
+          const bool starts_inside = lo_t < spec.min_time && hi_t <= spec.max_time;
+          const bool ends_inside = lo_t >= spec.min_time && hi_t > spec.max_time;
+          if ((starts_inside || ends_inside) && can_subtract && consumer->CanUseStats(lo_t, hi_t)) {
+            (starts_inside ? start_si : end_si) = si;
             all_taken = false;
             GNOMON_RETURN_IF_ERROR(load_stats());
             continue;
@@ -538,19 +590,20 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       // The rows to deliver: those in the scan's range, less the slices answered from statistics
       // (ascending row spans). Only these rows are decoded where the blocks allow it.
-      // A slice read as its statistics less the rows before the range: those rows [first_row, lo)
-      // are decoded (first, ahead of the others), its rows in the range are not.
-      uint32_t less_rows = 0;
-      if (subtract_si != SIZE_MAX) {
-        const SliceInfo& sl = slices[subtract_si];
-        const uint32_t end = sl.first_row + sl.rows;
-        if (lo > sl.first_row && lo < end && end <= hi) {
-          less_rows = lo - sl.first_row;
-          accepted.insert(accepted.begin(), subtract_si);
-        }
+      // A slice the range starts (ends) inside may be read as its statistics less its rows before
+      // (after) the range: those rows are decoded instead of the ones inside, when they cost
+      // fewer. They go first (last) in the decoded rows, and to OnBlockStatsLess, not to Emit.
+      uint32_t front_rows = 0, back_rows = 0;
+      if (start_si != SIZE_MAX || end_si != SIZE_MAX) {
+        const SubtractChoice choice = ChooseSubtractions(seg, group, column_ids, seg_columns, slices,
+                                                         start_si, end_si, lo, hi);
+        front_rows = choice.front_rows;
+        back_rows = choice.back_rows;
+        if (front_rows > 0) accepted.insert(accepted.begin(), start_si);
+        if (back_rows > 0) accepted.push_back(end_si);
       }
       ranges.clear();
-      if (less_rows > 0) ranges.emplace_back(slices[subtract_si].first_row, lo);
+      if (front_rows > 0) ranges.emplace_back(lo - front_rows, lo);
       uint32_t at = lo;
       for (size_t si : accepted) {
         const uint32_t b = std::max(slices[si].first_row, lo);
@@ -560,6 +613,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         at = std::max(at, e);
       }
       if (at < hi) ranges.emplace_back(at, hi);
+      if (back_rows > 0) ranges.emplace_back(hi, hi + back_rows);
       if (ranges.empty()) continue;
       // A predicate on a fully present numeric column: leave out the hour slices its statistics
       // rule out, decode it over the rest, then the other columns only around rows that may pass.
@@ -612,24 +666,27 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         }
       }
       GNOMON_RETURN_IF_ERROR(seg.ReadColumnsRows(group, scratch->read_columns, ranges, scratch->read_outs));
-      if (less_rows > 0) {
-        const SliceInfo& sl = slices[subtract_si];
+      // A slice's statistics less its decoded rows at [from, from + rows).
+      auto stats_less = [&](size_t si, size_t from, uint32_t rows) {
+        const SliceInfo& sl = slices[si];
         BlockStatsView& view = scratch->view;
         view.series = id;
         view.rows = sl.rows;
         view.min_time = view.first_time = std::max(sl.start, group.min_time);
         view.max_time = view.last_time = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
         view.columns.resize(column_ids.size());
-        for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][subtract_si];
+        for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][si];
         ColumnBatch less;
         less.series = id;
-        less.rows = less_rows;
-        less.times = times.data();
+        less.rows = rows;
+        less.times = times.data() + from;
         less.columns.reserve(cols.size());
-        for (const DecodedColumn& c : cols) less.columns.push_back(c.View(0));
+        for (const DecodedColumn& c : cols) less.columns.push_back(c.View(from));
         consumer->OnBlockStatsLess(view, less);
-      }
-      if (!Emit(id, spec, &times, &cols, consumer, metrics, less_rows)) {
+      };
+      if (front_rows > 0) stats_less(start_si, 0, front_rows);
+      if (back_rows > 0) stats_less(end_si, times.size() - back_rows, back_rows);
+      if (!Emit(id, spec, &times, &cols, consumer, metrics, front_rows, back_rows)) {
         *stop = true;
         return Status::OK();
       }
