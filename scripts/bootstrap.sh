@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git xz-utils curl
   libboost1.81-dev libzstd-dev liblz4-dev libxxhash-dev libroaring-dev
-  libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev
+  libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev libdragonbox-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsqlite3-dev zlib1g-dev libdeflate-dev
 )
