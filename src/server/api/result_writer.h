@@ -3,14 +3,16 @@
 // Each writes incrementally into `out`; the caller may drain `out` between chunks.
 //
 // Rows are rendered into a scratch buffer with room checked per row and per string (no per-byte
-// appends): integers and floats with std::to_chars, strings copied whole unless they need
-// escaping, timestamps with the calendar date computed once per day.
+// appends): integers with std::to_chars, floats with FormatDouble (std::to_chars' bytes, faster),
+// strings copied whole unless they need escaping, timestamps with the calendar date computed once
+// per day. Large chunks render in two halves at once, the second on a helper thread.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "src/base/helper_thread.h"
 #include "src/query/result.h"
 
 namespace gnomon::server::api {
@@ -53,6 +55,10 @@ class ResultWriter : public query::ResultSink {
   // RFC 3339 date text of the last day rendered ("2023-06-11"), reused by later timestamps.
   int64_t cached_day_ = INT64_MIN;
   char day_text_[10];
+  // Large chunks: the second half renders on helper_thread_, by helper_ into helper_text_.
+  std::string helper_text_;
+  std::unique_ptr<ResultWriter> helper_;
+  std::unique_ptr<HelperThread> helper_thread_;
 };
 
 // Renders `nanos` exactly as AppendRfc3339 does, at p (room for 40 bytes); returns the end.
