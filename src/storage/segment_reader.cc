@@ -162,19 +162,19 @@ Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInf
 }
 
 Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
-                                     std::vector<ColumnStats>* out, size_t needed) const {
-  out->assign(num_slices, ColumnStats{});
+                                     std::vector<ColumnStats>* out, size_t needed, size_t first) const {
   const ColumnChunkMeta& meta = chunk(group, column);
+  const size_t chunk_index = group.first_column + column;
+  const ValueType type = index_.columns[column].type;
+  if (meta.presence != ColumnChunkMeta::kAbsent && meta.slice_stats_length > 0 && slice_stats_cache_ != nullptr) {
+    if (slice_stats_cache_->Read(chunk_index, type, num_slices, first, needed, out)) return Status::OK();
+    needed = SIZE_MAX;  // decode them all, to cache
+  }
+  out->assign(num_slices, ColumnStats{});
   if (meta.presence == ColumnChunkMeta::kAbsent) return Status::OK();
   if (meta.slice_stats_length == 0) {
     if (num_slices == 1) (*out)[0] = meta.stats;
     return Status::OK();
-  }
-  const size_t chunk_index = group.first_column + column;
-  const ValueType type = index_.columns[column].type;
-  if (slice_stats_cache_ != nullptr) {
-    if (slice_stats_cache_->Read(chunk_index, type, num_slices, needed, out)) return Status::OK();
-    needed = SIZE_MAX;  // decode them all, to cache
   }
   std::string_view block;
   GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));

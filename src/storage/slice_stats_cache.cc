@@ -119,16 +119,18 @@ SliceStatsCache::~SliceStatsCache() {
   budget_->Release(freed);
 }
 
-bool SliceStatsCache::Read(size_t chunk, ValueType type, size_t slices, size_t needed,
+bool SliceStatsCache::Read(size_t chunk, ValueType type, size_t slices, size_t first, size_t needed,
                            std::vector<ColumnStats>* out) const {
   if (chunk >= chunks_) return false;
   const Entry* e = entries_[chunk].load(std::memory_order_acquire);
   if (e == nullptr || e->n != slices) return false;
   const Kind kind = KindOf(type);
   out->resize(e->n);
-  const size_t n = std::min<size_t>(needed, e->n);
-  for (size_t i = 0; i < n; ++i) Unpack(kind, e->stats[i], &(*out)[i]);
-  for (size_t i = n; i < e->n; ++i) (*out)[i] = ColumnStats{};
+  const size_t end = std::min<size_t>(needed, e->n);
+  const size_t begin = std::min(first, end);
+  for (size_t i = 0; i < begin; ++i) (*out)[i] = ColumnStats{};
+  for (size_t i = begin; i < end; ++i) Unpack(kind, e->stats[i], &(*out)[i]);
+  for (size_t i = end; i < e->n; ++i) (*out)[i] = ColumnStats{};
   return true;
 }
 

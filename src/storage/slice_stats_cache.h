@@ -44,9 +44,10 @@ class SliceStatsCache {
   SliceStatsCache(const SliceStatsCache&) = delete;
   SliceStatsCache& operator=(const SliceStatsCache&) = delete;
 
-  // Fills *out with chunk `chunk`'s `slices` cached statistics of a column of `type`, only the
-  // first `needed` of them (the rest read as empty); false when the chunk is not cached.
-  bool Read(size_t chunk, ValueType type, size_t slices, size_t needed, std::vector<ColumnStats>* out) const;
+  // Fills *out with chunk `chunk`'s `slices` cached statistics of a column of `type`, only
+  // slices [first, needed) of them (the others read as empty); false when the chunk is not cached.
+  bool Read(size_t chunk, ValueType type, size_t slices, size_t first, size_t needed,
+            std::vector<ColumnStats>* out) const;
   // Caches `stats` (every slice of the chunk, as DecodeColumnStats produced them for `type`) if
   // the budget allows. Concurrent inserts of the same chunk keep the first.
   void Insert(size_t chunk, ValueType type, const std::vector<ColumnStats>& stats);

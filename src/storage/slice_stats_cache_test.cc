@@ -49,24 +49,28 @@ TEST(SliceStatsCacheTest, ReadsBackWhatWasInsertedForEveryKind) {
   std::vector<ColumnStats> strings(1);
   strings[0].count = 9;
   std::vector<ColumnStats> out;
-  EXPECT_FALSE(cache.Read(0, ValueType::kInt64, 3, SIZE_MAX, &out));
+  EXPECT_FALSE(cache.Read(0, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
   cache.Insert(0, ValueType::kInt64, ints);
   cache.Insert(1, ValueType::kFloat64, doubles);
   cache.Insert(2, ValueType::kString, strings);
-  ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, SIZE_MAX, &out));
+  ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
   ASSERT_EQ(out.size(), 3u);
   for (size_t i = 0; i < 3; ++i) ExpectSame(out[i], ints[i]);
-  ASSERT_TRUE(cache.Read(1, ValueType::kFloat64, 2, SIZE_MAX, &out));
+  ASSERT_TRUE(cache.Read(1, ValueType::kFloat64, 2, 0, SIZE_MAX, &out));
   for (size_t i = 0; i < 2; ++i) ExpectSame(out[i], doubles[i]);
-  ASSERT_TRUE(cache.Read(2, ValueType::kString, 1, SIZE_MAX, &out));
+  ASSERT_TRUE(cache.Read(2, ValueType::kString, 1, 0, SIZE_MAX, &out));
   ExpectSame(out[0], strings[0]);
-  // Only `needed` slices are filled; the rest read as empty. A different slice count misses.
-  ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 1, &out));
+  // Only slices [first, needed) are filled; the rest read as empty. A different slice count misses.
+  ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 0, 1, &out));
   ExpectSame(out[0], ints[0]);
   ExpectSame(out[1], ColumnStats{});
-  EXPECT_FALSE(cache.Read(0, ValueType::kInt64, 4, SIZE_MAX, &out));
-  EXPECT_FALSE(cache.Read(3, ValueType::kInt64, 3, SIZE_MAX, &out));
-  EXPECT_FALSE(cache.Read(99, ValueType::kInt64, 3, SIZE_MAX, &out));
+  ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 1, 2, &out));
+  ExpectSame(out[0], ColumnStats{});
+  ExpectSame(out[1], ints[1]);
+  ExpectSame(out[2], ColumnStats{});
+  EXPECT_FALSE(cache.Read(0, ValueType::kInt64, 4, 0, SIZE_MAX, &out));
+  EXPECT_FALSE(cache.Read(3, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
+  EXPECT_FALSE(cache.Read(99, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
 }
 
 TEST(SliceStatsCacheTest, StaysWithinItsBudgetAndReturnsIt) {
@@ -79,9 +83,9 @@ TEST(SliceStatsCacheTest, StaysWithinItsBudgetAndReturnsIt) {
     cache.Insert(1, ValueType::kInt64, slices);
     cache.Insert(2, ValueType::kInt64, slices);  // past the limit: not cached
     std::vector<ColumnStats> out;
-    EXPECT_TRUE(cache.Read(0, ValueType::kInt64, 10, SIZE_MAX, &out));
-    EXPECT_TRUE(cache.Read(1, ValueType::kInt64, 10, SIZE_MAX, &out));
-    EXPECT_FALSE(cache.Read(2, ValueType::kInt64, 10, SIZE_MAX, &out));
+    EXPECT_TRUE(cache.Read(0, ValueType::kInt64, 10, 0, SIZE_MAX, &out));
+    EXPECT_TRUE(cache.Read(1, ValueType::kInt64, 10, 0, SIZE_MAX, &out));
+    EXPECT_FALSE(cache.Read(2, ValueType::kInt64, 10, 0, SIZE_MAX, &out));
     EXPECT_LE(budget->used(), budget->limit());
     EXPECT_GT(budget->used(), 64u);
   }
@@ -91,7 +95,7 @@ TEST(SliceStatsCacheTest, StaysWithinItsBudgetAndReturnsIt) {
   EXPECT_EQ(budget->used(), 0u);
   tiny.Insert(0, ValueType::kInt64, slices);
   std::vector<ColumnStats> out;
-  EXPECT_FALSE(tiny.Read(0, ValueType::kInt64, 10, SIZE_MAX, &out));
+  EXPECT_FALSE(tiny.Read(0, ValueType::kInt64, 10, 0, SIZE_MAX, &out));
 }
 
 TEST(SliceStatsCacheTest, ConcurrentInsertsKeepOneAndChargeOnce) {
@@ -110,7 +114,7 @@ TEST(SliceStatsCacheTest, ConcurrentInsertsKeepOneAndChargeOnce) {
   EXPECT_GT(one_entry, 24 * 8u);
   EXPECT_LT(one_entry, 24 * 64u);  // packed: smaller than 24 ColumnStats
   std::vector<ColumnStats> out;
-  ASSERT_TRUE(cache->Read(0, ValueType::kInt64, 24, SIZE_MAX, &out));
+  ASSERT_TRUE(cache->Read(0, ValueType::kInt64, 24, 0, SIZE_MAX, &out));
   ExpectSame(out[23], slices[23]);
   cache.reset();
   EXPECT_EQ(budget->used(), 0u);

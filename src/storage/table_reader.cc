@@ -522,9 +522,13 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         bool all_taken = true;
         bool loaded = false;  // slice_stats hold this group's statistics
         const bool can_subtract = !spec.newest_first && spec.predicate.column < 0 && consumer->CanSubtractStats();
-        // Slices past the range's end are never offered: their statistics stay undecoded.
+        // Slices outside the range are never offered: their statistics stay unread.
         size_t needed = slices.size();
         while (needed > 0 && slices[needed - 1].start > spec.max_time) --needed;
+        size_t first_needed = 0;
+        while (first_needed < needed && slices[first_needed].start + (kSliceWidthNs - 1) < spec.min_time) {
+          ++first_needed;
+        }
         auto load_stats = [&]() -> Status {  // once per group, at the first slice that needs them
           if (loaded) return Status::OK();
           loaded = true;
@@ -532,7 +536,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           for (size_t i = 0; i < column_ids.size(); ++i) {
             int c = column_ids[i];
             if (c >= 0 && static_cast<size_t>(c) < seg_columns) {
-              GNOMON_RETURN_IF_ERROR(seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i], needed));
+              GNOMON_RETURN_IF_ERROR(
+                  seg.ReadSliceStats(group, c, slices.size(), &slice_stats[i], needed, first_needed));
             } else {
               slice_stats[i].assign(slices.size(), ColumnStats{});
             }
