@@ -282,27 +282,49 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   const size_t chunks = NumChunks(n, layout_);
   if (chunks > in.size() / 2) return corrupt("more chunks than chunk headers");  // each header >= 2 bytes
   chunks_.resize(chunks);
+  // Every range read opens its block, and a block of a day's half hours has ~48 chunk headers:
+  // they are parsed with raw pointers, one-byte varints (the usual) on a fast path.
+  const char* p = in.data();
+  const char* const limit = p + in.size();
   uint64_t base = 0;
   uint64_t stream_total = 0;
+  size_t start = 0;
   for (size_t c = 0; c < chunks; ++c) {
     Chunk& ch = chunks_[c];
-    ch.start = ChunkStart(c, layout_);
-    ch.values = std::min(n, ChunkStart(c + 1, layout_)) - ch.start;
-    int64_t d;
-    uint64_t size;
-    if (!GetVarsint64(&in, &d) || !GetVarint64(&in, &size)) return corrupt("truncated chunk header");
-    base += static_cast<uint64_t>(d);
+    const size_t next = c == 0 ? size_t{layout_.first} : start + layout_.size;  // ChunkStart(c + 1)
+    ch.start = start;
+    ch.values = std::min(n, next) - start;
+    start = next;
+    const char* const header = p;  // where a corrupt header is reported
+    uint64_t zigzag, size;
+    if (limit - p >= 2 && static_cast<uint8_t>(p[0]) < 0x80 && static_cast<uint8_t>(p[1]) < 0x80) {
+      zigzag = static_cast<uint8_t>(p[0]);
+      size = static_cast<uint8_t>(p[1]);
+      p += 2;
+    } else if ((p = DecodeVarint64(p, limit, &zigzag)) == nullptr ||
+               (p = DecodeVarint64(p, limit, &size)) == nullptr) {
+      in = std::string_view(header, limit - header);
+      return corrupt("truncated chunk header");
+    }
+    base += static_cast<uint64_t>(ZigZagDecode(zigzag));
     ch.base = static_cast<int64_t>(base);
     ch.stream_bytes = size;
     ch.varint_bytes = ch.values - 1;
     if (multi_byte_) {
       uint64_t extra;
-      if (!GetVarint64(&in, &extra) || extra > uint64_t{9} * (ch.values - 1)) return corrupt("bad chunk byte count");
+      if ((p = DecodeVarint64(p, limit, &extra)) == nullptr || extra > uint64_t{9} * (ch.values - 1)) {
+        in = std::string_view(header, limit - header);
+        return corrupt("bad chunk byte count");
+      }
       ch.varint_bytes += extra;
     }
     stream_total += size;
-    if (size > payload.size()) return corrupt("chunk stream size out of range");
+    if (size > payload.size()) {
+      in = std::string_view(header, limit - header);
+      return corrupt("chunk stream size out of range");
+    }
   }
+  in = std::string_view(p, limit - p);
   if (stream_total != in.size()) return corrupt("chunk streams do not fill the payload");
   const auto* data = reinterpret_cast<const uint8_t*>(in.data());
   for (Chunk& ch : chunks_) {
