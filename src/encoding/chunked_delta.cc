@@ -172,8 +172,8 @@ bool RunCursors(Cursor* cs, size_t n, std::vector<uint8_t>* padded) {
 }
 
 // Multi-byte mode: the chunk's varint bytes are decoded first, then read as LEB128 deltas.
-Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, size_t values, bool whole,
-                            std::string_view payload, int64_t* out) {
+Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, const uint8_t* stream, size_t values,
+                            bool whole, std::string_view payload, int64_t* out) {
   auto corrupt = [&](const std::string& what) {
     return Status::Corruption("block: codec chunked_delta: " + what + " in the chunk at value " + std::to_string(ch.start) +
                               " (payload of " + std::to_string(payload.size()) + " bytes)");
@@ -185,7 +185,7 @@ Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, si
     const size_t byte = pos >> 3;
     if (byte >= ch.stream_bytes) return corrupt("truncated bit stream");
     uint64_t w = 0;
-    std::memcpy(&w, ch.stream + byte, std::min<size_t>(8, ch.stream_bytes - byte));
+    std::memcpy(&w, stream + byte, std::min<size_t>(8, ch.stream_bytes - byte));
     w >>= (pos & 7);
     const uint16_t e = t.Lookup(w);
     const uint32_t len = e >> 8;
@@ -255,7 +255,6 @@ void EncodeChunkedDelta(std::span<const int64_t> v, std::span<const int64_t> del
 Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   payload_ = payload;
   n_ = n;
-  chunks_.clear();
   std::string_view in = payload;
   auto corrupt = [&](const std::string& what) {
     return PayloadCorruption(Codec::kChunkedDelta, what, payload, in);
@@ -281,7 +280,8 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   }
   const size_t chunks = NumChunks(n, layout_);
   if (chunks > in.size() / 2) return corrupt("more chunks than chunk headers");  // each header >= 2 bytes
-  chunks_.resize(chunks);
+  // Every field of every chunk is set below: a reused reader's chunks need no clearing.
+  if (chunks_.size() < chunks) chunks_.resize(chunks);
   // Every range read opens its block, and a block of a day's half hours has ~48 chunk headers:
   // they are parsed with raw pointers, one-byte varints (the usual) on a fast path.
   const char* p = in.data();
@@ -308,6 +308,7 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
     }
     base += static_cast<uint64_t>(ZigZagDecode(zigzag));
     ch.base = static_cast<int64_t>(base);
+    ch.stream_offset = stream_total;
     ch.stream_bytes = size;
     ch.varint_bytes = ch.values - 1;
     if (multi_byte_) {
@@ -326,11 +327,7 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   }
   in = std::string_view(p, limit - p);
   if (stream_total != in.size()) return corrupt("chunk streams do not fill the payload");
-  const auto* data = reinterpret_cast<const uint8_t*>(in.data());
-  for (Chunk& ch : chunks_) {
-    ch.stream = data;
-    data += ch.stream_bytes;
-  }
+  streams_ = reinterpret_cast<const uint8_t*>(in.data());
   return Status::OK();
 }
 
@@ -385,14 +382,14 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
       dst = plan->Scratch(values);
       plan->copies.push_back({dst + (begin - ch.start), values - (begin - ch.start), out});
     }
+    const uint8_t* stream = streams_ + ch.stream_offset;
     if (multi_byte_) {
-      GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, values, whole, payload_, dst));
+      GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, stream, values, whole, payload_, dst));
     } else {
       dst[0] = ch.base;
       const auto* payload_end = reinterpret_cast<const uint8_t*>(payload_.data()) + payload_.size();
-      plan->cursors.push_back(Cursor{&table_, ch.stream, ch.stream_bytes, 0, dst, values - 1, 0,
-                                     static_cast<uint64_t>(ch.base), whole,
-                                     ch.stream + ch.stream_bytes + 8 > payload_end});
+      plan->cursors.push_back(Cursor{&table_, stream, ch.stream_bytes, 0, dst, values - 1, 0,
+                                     static_cast<uint64_t>(ch.base), whole, stream + ch.stream_bytes + 8 > payload_end});
     }
   }
   return Status::OK();

@@ -51,7 +51,7 @@ class ChunkedDeltaReader {
     size_t start = 0;      // first value's index in the block
     size_t values = 0;     // values in the chunk (>= 1)
     int64_t base = 0;      // the chunk's first value
-    const uint8_t* stream = nullptr;
+    size_t stream_offset = 0;  // of its bit stream, from the first chunk's
     size_t stream_bytes = 0;
     size_t varint_bytes = 0;  // symbols in the stream
   };
@@ -66,6 +66,7 @@ class ChunkedDeltaReader {
 
  private:
   std::string_view payload_;
+  const uint8_t* streams_ = nullptr;  // the chunks' bit streams, back to back
   size_t n_ = 0;
   bool multi_byte_ = false;
   ChunkLayout layout_;

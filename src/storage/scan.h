@@ -52,6 +52,10 @@ struct ColumnStats {
   int64_t isum = 0;            // exact sum of an int64 column when isum_exact
   bool isum_exact = false;
   bool has_numeric = false;
+  // Hour-slice statistics of a dense int64 column whose group has a seek point inside the slice
+  // (ChunkLayoutForSlices: at its half): the exact sum of the slice's rows before that point.
+  bool has_head = false;
+  int64_t head_isum = 0;
 };
 
 // A block of rows of one series offered in place of its rows: rows_count rows whose times lie in

@@ -13,8 +13,10 @@ namespace gnomon::storage {
 constexpr char kSegmentMagic[8] = {'G', 'N', 'O', 'M', 'S', 'E', 'G', '1'};
 constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
 // Version 3: integer column blocks may be chunked_delta, cut at the group's hour slices (see
-// ChunkLayoutForSlices). Version 2 files (no chunked blocks) still read.
-constexpr uint32_t kSegmentVersion = 3;
+// ChunkLayoutForSlices). Version 4: slice statistics of int64 columns may carry the sum of the
+// rows before the slice's inner seek point (ColumnStats::head_isum). Versions 2 (no chunked
+// blocks) and 3 still read.
+constexpr uint32_t kSegmentVersion = 4;
 constexpr uint32_t kOldestReadableSegmentVersion = 2;
 // Row groups that span several hours also keep statistics per hour ("slices", aligned to the
 // epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large

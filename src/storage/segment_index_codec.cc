@@ -27,8 +27,13 @@ void EncodeColumnStats(ValueType type, const ColumnStats& s, std::string* out) {
     case ValueType::kInt64:
       PutVarsint64(out, s.imin);
       PutVarsint64(out, s.imax);
-      // The exact sum as a zigzag varint when it fits int64 (tag 0), else a double (tag 1).
-      if (s.isum_exact) {
+      // The exact sum as a zigzag varint when it fits int64 (tag 0; tag 2: followed by the
+      // head sum), else a double (tag 1).
+      if (s.isum_exact && s.has_head) {
+        out->push_back(2);
+        PutVarsint64(out, s.isum);
+        PutVarsint64(out, s.head_isum);
+      } else if (s.isum_exact) {
         out->push_back(0);
         PutVarsint64(out, s.isum);
       } else {
@@ -57,10 +62,14 @@ bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* s) {
       if (!GetVarsint64(in, &s->imin) || !GetVarsint64(in, &s->imax) || in->empty()) return false;
       const char tag = (*in)[0];
       in->remove_prefix(1);
-      if (tag == 0) {
+      if (tag == 0 || tag == 2) {
         if (!GetVarsint64(in, &s->isum)) return false;
         s->isum_exact = true;
         s->sum = static_cast<double>(s->isum);
+        if (tag == 2) {
+          if (!GetVarsint64(in, &s->head_isum)) return false;
+          s->has_head = true;
+        }
       } else if (tag == 1) {
         if (!GetFixed64(in, &c)) return false;
         s->sum = BitsDouble(c);

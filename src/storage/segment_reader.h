@@ -46,10 +46,10 @@ class SegmentReader {
   // The group's hour slices; a single slice covering the group when none were stored.
   Status ReadSlices(const RowGroupMeta& group, std::vector<SliceInfo>* out) const;
   // Statistics of `column` per slice (out->size() == number of slices); all-zero counts when
-  // the column has no value in the group. Only slices [first, needed) need be read (the others
-  // may read as empty): a range that starts late or ends early in the group need not read the
-  // rest. A cached group's statistics come from the cache; an uncached one is decoded whole and
-  // cached when the budget allows.
+  // the column has no value in the group. Only slices [first, needed) are guaranteed: the others
+  // hold whatever *out held, or empty or decoded statistics (a range that starts late or ends
+  // early in the group need not read the rest). A cached group's statistics come from the cache;
+  // an uncached one is decoded whole and cached when the budget allows.
   Status ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
                         std::vector<ColumnStats>* out, size_t needed = SIZE_MAX, size_t first = 0) const;
   // The seek points of the column's values block (disabled when it has none: a read decodes it

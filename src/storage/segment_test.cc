@@ -301,6 +301,12 @@ TEST(ChunkLayoutForSlicesTest, CutsAtRegularHourAndHalfHourSlices) {
   l = ChunkLayoutForSlices(slices(tsbs), 8372);
   EXPECT_EQ(l.first, 120u);
   EXPECT_EQ(l.size, 180u);
+  // A slice's head: its rows before the first seek point inside it.
+  EXPECT_EQ(SliceHeadRows({120, 180}, SliceInfo{0, 0, 120}), 0u);     // a chunk of its own
+  EXPECT_EQ(SliceHeadRows({120, 180}, SliceInfo{0, 120, 360}), 180u);
+  EXPECT_EQ(SliceHeadRows({120, 180}, SliceInfo{0, 480, 100}), 0u);   // a short last slice
+  EXPECT_EQ(SliceHeadRows({300, 300}, SliceInfo{0, 0, 300}), 0u);
+  EXPECT_EQ(SliceHeadRows({}, SliceInfo{0, 0, 360}), 0u);
   // Odd slices are not halved: 375-row hours (9.6 s rows) are chunked at the hour.
   l = ChunkLayoutForSlices(slices({100, 375, 375, 375, 200}), 1425);
   EXPECT_EQ(l.first, 100u);
@@ -386,6 +392,27 @@ TEST_F(SegmentTest, ChunkedColumnsReadAnyRowRanges) {
   EXPECT_GT(budget->used(), 0u);
   cached->reset();
   EXPECT_EQ(budget->used(), 0u);
+
+  // Slice statistics of the dense int64 column carry the sum of each slice's rows before its
+  // half-hour seek point; the sparse one (NULLs) and other types carry none.
+  std::vector<ColumnStats> dense, sparse_stats, float_stats;
+  ASSERT_TRUE(reader->ReadSliceStats(g, 1, slices.size(), &dense).ok());
+  ASSERT_TRUE(reader->ReadSliceStats(g, 5, slices.size(), &sparse_stats).ok());
+  ASSERT_TRUE(reader->ReadSliceStats(g, 0, slices.size(), &float_stats).ok());
+  size_t with_head = 0;
+  for (size_t si = 0; si < slices.size(); ++si) {
+    const uint32_t head = SliceHeadRows(layout, slices[si]);
+    EXPECT_EQ(dense[si].has_head, head > 0) << "slice " << si;
+    EXPECT_FALSE(sparse_stats[si].has_head);
+    EXPECT_FALSE(float_stats[si].has_head);
+    if (head == 0) continue;
+    ++with_head;
+    EXPECT_EQ(head, 180u);
+    int64_t want = 0;
+    for (uint32_t r = slices[si].first_row; r < slices[si].first_row + head; ++r) want += *ints[r];
+    EXPECT_EQ(dense[si].head_isum, want) << "slice " << si;
+  }
+  EXPECT_GE(with_head, 20u);
 
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 60; ++trial) {

@@ -87,6 +87,14 @@ encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices,
   return {kDefaultChunkRows, kDefaultChunkRows};
 }
 
+uint32_t SliceHeadRows(const encoding::ChunkLayout& layout, const SliceInfo& slice) {
+  if (!layout.enabled() || slice.rows < 2) return 0;
+  const uint64_t after = uint64_t{slice.first_row} + 1;  // the first row a point may start inside
+  uint64_t point = layout.first;
+  if (point < after) point += (after - point + layout.size - 1) / layout.size * layout.size;
+  return point < uint64_t{slice.first_row} + slice.rows ? static_cast<uint32_t>(point - slice.first_row) : 0;
+}
+
 SegmentWriter::SegmentWriter(port::Env* env, std::string path, std::string table,
                              std::vector<SegmentColumn> columns)
     : env_(env), path_(std::move(path)) {
@@ -239,8 +247,17 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
         if (slices.size() > 1 && meta.presence != ColumnChunkMeta::kAbsent) {
           scratch_.clear();
           for (const SliceInfo& sl : slices) {
-            EncodeColumnStats(data.columns[c].type,
-                              ComputeStats(data.columns[c], begin + sl.first_row, sl.rows), &scratch_);
+            ColumnStats stats = ComputeStats(data.columns[c], begin + sl.first_row, sl.rows);
+            // A dense int64 slice with a seek point inside: the sum of its rows before it too, so
+            // a range starting or ending past that point reads only the rows beyond it.
+            const uint32_t head = SliceHeadRows(layout, sl);
+            if (head > 0 && data.columns[c].type == ValueType::kInt64 && stats.isum_exact &&
+                stats.count == sl.rows) {
+              const ColumnStats head_stats = ComputeStats(data.columns[c], begin + sl.first_row, head);
+              stats.has_head = head_stats.isum_exact;
+              stats.head_isum = head_stats.isum;
+            }
+            EncodeColumnStats(data.columns[c].type, stats, &scratch_);
           }
           GNOMON_RETURN_IF_ERROR(AppendBlock(scratch_, &meta.slice_stats_offset,
                                              &meta.slice_stats_length, &meta.slice_stats_crc));

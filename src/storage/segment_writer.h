@@ -48,6 +48,10 @@ class SegmentWriter {
 // A scan then decodes a partial hour from its slice start or middle, not the group's start.
 encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices, size_t rows);
 
+// Rows of `slice` before the first seek point of `layout` strictly inside it (0: none). Slice
+// statistics of dense int64 columns carry the sum of these rows (ColumnStats::head_isum).
+uint32_t SliceHeadRows(const encoding::ChunkLayout& layout, const SliceInfo& slice);
+
 // One column's statistics in the index and slice-statistics encoding (docs/format/segment.md).
 void EncodeColumnStats(ValueType type, const ColumnStats& stats, std::string* out);
 bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* stats);

@@ -44,8 +44,10 @@ class SliceStatsCache {
   SliceStatsCache(const SliceStatsCache&) = delete;
   SliceStatsCache& operator=(const SliceStatsCache&) = delete;
 
-  // Fills *out with chunk `chunk`'s `slices` cached statistics of a column of `type`, only
-  // slices [first, needed) of them (the others read as empty); false when the chunk is not cached.
+  // Sets out->size() to `slices` and fills (*out)[first, needed) with chunk `chunk`'s cached
+  // statistics of a column of `type` (the other entries are left as they were: a scan reads
+  // only its range's slices, and clearing the rest cost more than reading these); false when
+  // the chunk is not cached.
   bool Read(size_t chunk, ValueType type, size_t slices, size_t first, size_t needed,
             std::vector<ColumnStats>* out) const;
   // Caches `stats` (every slice of the chunk, as DecodeColumnStats produced them for `type`) if

@@ -4,6 +4,7 @@
 
 #include "src/base/check.h"
 #include "src/storage/row_selection.h"
+#include "src/storage/segment_writer.h"
 #include "src/storage/table.h"
 
 namespace gnomon::storage {
@@ -36,6 +37,7 @@ struct ScanScratch {
   std::vector<std::vector<ColumnStats>> slice_stats;
   std::vector<size_t> accepted;  // slices of the current group answered from statistics
   std::vector<std::pair<uint32_t, uint32_t>> ranges;
+  std::vector<std::pair<uint32_t, uint32_t>> answered;  // row spans answered from statistics
   SortedSeries rows;
   std::vector<int> wanted_columns;  // the scanned columns that exist in the schema
   BlockStatsView view;
@@ -159,43 +161,87 @@ uint32_t DecodeCost(const encoding::ChunkLayout& layout, uint32_t begin, uint32_
   return end - start;
 }
 
-struct SubtractChoice {
-  uint32_t front_rows = 0;  // rows before the range read to subtract from its first slice
-  uint32_t back_rows = 0;   // rows after the range read to subtract from its last slice
+// How a scan reads the slices its rows [lo, hi) start and end inside, when the consumer takes
+// statistics less rows (ScanConsumer::CanSubtractStats): each is read whichever way decodes the
+// fewest rows, given the blocks' seek points.
+struct PartialSlices {
+  // The start slice's rows [lo, end) stand as statistics less its decoded rows
+  // [lo - front_rows, lo): the whole slice's statistics, or with front_tail those of its rows
+  // past its head (see ColumnStats::head_isum).
+  bool front = false;
+  bool front_tail = false;
+  uint32_t front_rows = 0;
+  // The end slice's rows [first, hi) stand as the whole slice's statistics less its decoded rows
+  // [hi, hi + back_rows); or, with back_head, as its head's statistics plus its rows
+  // [first + head, hi), which are delivered as rows.
+  bool back = false;
+  bool back_head = false;
+  uint32_t back_rows = 0;
 };
 
-// For the slices a scan's rows [lo, hi) start and end inside (SIZE_MAX: none), whether reading a
-// slice as its statistics less its rows outside the range decodes fewer rows than reading its
-// rows inside. The columns of a group are cut at the same rows, so the first scanned column's
-// seek points stand for all.
-SubtractChoice ChooseSubtractions(const SegmentReader& seg, const RowGroupMeta& group,
-                                  const std::vector<int>& column_ids, size_t seg_columns,
-                                  const std::vector<SliceInfo>& slices, size_t start_si, size_t end_si,
-                                  uint32_t lo, uint32_t hi) {
+// Rows before slice si's inner seek point when every scanned column's statistics carry their sum
+// there (0: they do not, or there is none).
+uint32_t UsableHeadRows(const std::vector<std::vector<ColumnStats>>& slice_stats, const std::vector<int>& column_ids,
+                        size_t seg_columns, const std::vector<SliceInfo>& slices, uint32_t group_rows, size_t si) {
+  for (size_t i = 0; i < column_ids.size(); ++i) {
+    const int c = column_ids[i];
+    if (c < 0 || static_cast<size_t>(c) >= seg_columns) continue;
+    const ColumnStats& s = slice_stats[i][si];
+    if (s.count > 0 && !s.has_head) return 0;
+  }
+  return SliceHeadRows(ChunkLayoutForSlices(slices, group_rows), slices[si]);
+}
+
+PartialSlices PlanPartialSlices(const SegmentReader& seg, const RowGroupMeta& group, const std::vector<int>& column_ids,
+                                size_t seg_columns, const std::vector<SliceInfo>& slices,
+                                const std::vector<std::vector<ColumnStats>>& slice_stats, size_t start_si,
+                                size_t end_si, uint32_t lo, uint32_t hi) {
+  // The columns of a group are cut at the same rows: the first scanned column's seek points
+  // stand for all.
   encoding::ChunkLayout layout;
   for (int c : column_ids) {
     if (c < 0 || static_cast<size_t>(c) >= seg_columns) continue;
     layout = seg.ChunkLayoutOf(group, static_cast<size_t>(c));
     break;
   }
-  SubtractChoice choice;
+  constexpr uint32_t kNever = UINT32_MAX;
+  PartialSlices plan;
   if (start_si != SIZE_MAX) {
     const SliceInfo& sl = slices[start_si];
     const uint32_t end = sl.first_row + sl.rows;
-    if (lo > sl.first_row && lo < end && end <= hi &&
-        DecodeCost(layout, sl.first_row, lo) < DecodeCost(layout, lo, end)) {
-      choice.front_rows = lo - sl.first_row;
+    if (lo > sl.first_row && lo < end && end <= hi) {
+      const uint32_t head = UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, start_si);
+      const uint32_t mid = sl.first_row + head;
+      const uint32_t direct = DecodeCost(layout, lo, end);
+      const uint32_t whole = DecodeCost(layout, sl.first_row, lo);
+      const uint32_t tail = head > 0 && lo >= mid ? DecodeCost(layout, mid, lo) : kNever;
+      if (tail < direct && tail <= whole) {
+        plan.front = plan.front_tail = true;
+        plan.front_rows = lo - mid;
+      } else if (whole < direct) {
+        plan.front = true;
+        plan.front_rows = lo - sl.first_row;
+      }
     }
   }
   if (end_si != SIZE_MAX) {
     const SliceInfo& sl = slices[end_si];
     const uint32_t end = sl.first_row + sl.rows;
-    if (hi > sl.first_row && hi < end && sl.first_row >= lo &&
-        DecodeCost(layout, hi, end) < DecodeCost(layout, sl.first_row, hi)) {
-      choice.back_rows = end - hi;
+    if (hi > sl.first_row && hi < end && sl.first_row >= lo) {
+      const uint32_t head = UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, end_si);
+      const uint32_t mid = sl.first_row + head;
+      const uint32_t direct = DecodeCost(layout, sl.first_row, hi);
+      const uint32_t whole = DecodeCost(layout, hi, end);
+      const uint32_t with_head = head > 0 && hi >= mid ? DecodeCost(layout, mid, hi) : kNever;
+      if (with_head < direct && with_head <= whole) {
+        plan.back = plan.back_head = true;
+      } else if (whole < direct) {
+        plan.back = true;
+        plan.back_rows = end - hi;
+      }
     }
   }
-  return choice;
+  return plan;
 }
 
 void ReverseColumn(DecodedColumn* c) {
@@ -593,33 +639,41 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         lo = static_cast<uint32_t>(std::lower_bound(times.begin(), times.end(), spec.min_time) - times.begin());
         hi = static_cast<uint32_t>(std::upper_bound(times.begin(), times.end(), spec.max_time) - times.begin());
       }
-      // The rows to deliver: those in the scan's range, less the slices answered from statistics
-      // (ascending row spans). Only these rows are decoded where the blocks allow it.
-      // A slice the range starts (ends) inside may be read as its statistics less its rows before
-      // (after) the range: those rows are decoded instead of the ones inside, when they cost
-      // fewer. They go first (last) in the decoded rows, and to OnBlockStatsLess, not to Emit.
-      uint32_t front_rows = 0, back_rows = 0;
+      // The rows to deliver: those in the scan's range, less the row spans answered from
+      // statistics (ascending). Only these rows are decoded where the blocks allow it.
+      // The slices the range starts and ends inside may be read as statistics less rows outside
+      // the range, or (the end slice) as its head's statistics plus its rows past the head
+      // (PlanPartialSlices). Rows to subtract go first (last) among the decoded rows, and to
+      // OnBlockStatsLess, not to Emit.
+      PartialSlices partial;
       if (start_si != SIZE_MAX || end_si != SIZE_MAX) {
-        const SubtractChoice choice = ChooseSubtractions(seg, group, column_ids, seg_columns, slices,
-                                                         start_si, end_si, lo, hi);
-        front_rows = choice.front_rows;
-        back_rows = choice.back_rows;
-        if (front_rows > 0) accepted.insert(accepted.begin(), start_si);
-        if (back_rows > 0) accepted.push_back(end_si);
+        partial = PlanPartialSlices(seg, group, column_ids, seg_columns, slices, slice_stats, start_si, end_si, lo, hi);
+      }
+      std::vector<std::pair<uint32_t, uint32_t>>& answered = scratch->answered;
+      answered.clear();
+      if (partial.front) answered.emplace_back(lo, slices[start_si].first_row + slices[start_si].rows);
+      for (size_t si : accepted) {
+        answered.emplace_back(std::max(slices[si].first_row, lo), std::min(slices[si].first_row + slices[si].rows, hi));
+      }
+      uint32_t end_head = 0;  // rows of the end slice's head, when it is read as head plus rows
+      if (partial.back) {
+        const SliceInfo& sl = slices[end_si];
+        end_head = partial.back_head
+                       ? UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, end_si)
+                       : 0;
+        answered.emplace_back(sl.first_row, partial.back_head ? sl.first_row + end_head : hi);
       }
       ranges.clear();
-      if (front_rows > 0) ranges.emplace_back(lo - front_rows, lo);
+      if (partial.front_rows > 0) ranges.emplace_back(lo - partial.front_rows, lo);
       uint32_t at = lo;
-      for (size_t si : accepted) {
-        const uint32_t b = std::max(slices[si].first_row, lo);
-        const uint32_t e = std::min(slices[si].first_row + slices[si].rows, hi);
+      for (const auto& [b, e] : answered) {
         if (b >= e) continue;
         if (at < b) ranges.emplace_back(at, b);
         at = std::max(at, e);
       }
       if (at < hi) ranges.emplace_back(at, hi);
-      if (back_rows > 0) ranges.emplace_back(hi, hi + back_rows);
-      if (ranges.empty()) continue;
+      if (partial.back_rows > 0) ranges.emplace_back(hi, hi + partial.back_rows);
+      if (ranges.empty() && !partial.front && !partial.back) continue;
       // A predicate on a fully present numeric column: leave out the hour slices its statistics
       // rule out, decode it over the rest, then the other columns only around rows that may pass.
       if (dense_predicate) {
@@ -670,17 +724,31 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           scratch->read_outs.push_back(&cols[i]);
         }
       }
-      GNOMON_RETURN_IF_ERROR(seg.ReadColumnsRows(group, scratch->read_columns, ranges, scratch->read_outs));
-      // A slice's statistics less its decoded rows at [from, from + rows).
-      auto stats_less = [&](size_t si, size_t from, uint32_t rows) {
+      if (!ranges.empty()) {
+        GNOMON_RETURN_IF_ERROR(seg.ReadColumnsRows(group, scratch->read_columns, ranges, scratch->read_outs));
+      }
+      // Statistics of slice si (all of it, or its head: its first `head` rows, or its tail: the
+      // rest) less its decoded rows at [from, from + rows). A head's or tail's statistics hold
+      // exact counts and sums (what a consumer that subtracts uses); their minimum and maximum
+      // are the whole slice's, bounds only.
+      enum class Part { kWhole, kHead, kTail };
+      auto stats_less = [&](size_t si, Part part, uint32_t head, size_t from, uint32_t rows) {
         const SliceInfo& sl = slices[si];
         BlockStatsView& view = scratch->view;
         view.series = id;
-        view.rows = sl.rows;
+        view.rows = part == Part::kWhole ? sl.rows : part == Part::kHead ? head : sl.rows - head;
         view.min_time = view.first_time = std::max(sl.start, group.min_time);
         view.max_time = view.last_time = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
         view.columns.resize(column_ids.size());
-        for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][si];
+        for (size_t i = 0; i < column_ids.size(); ++i) {
+          ColumnStats s = slice_stats[i][si];
+          if (part != Part::kWhole && s.count > 0) {  // dense: a part's count is its rows
+            s.count = view.rows;
+            s.isum = part == Part::kHead ? s.head_isum : s.isum - s.head_isum;
+            s.sum = static_cast<double>(s.isum);
+          }
+          view.columns[i] = s;
+        }
         ColumnBatch less;
         less.series = id;
         less.rows = rows;
@@ -689,9 +757,19 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         for (const DecodedColumn& c : cols) less.columns.push_back(c.View(from));
         consumer->OnBlockStatsLess(view, less);
       };
-      if (front_rows > 0) stats_less(start_si, 0, front_rows);
-      if (back_rows > 0) stats_less(end_si, times.size() - back_rows, back_rows);
-      if (!Emit(id, spec, &times, &cols, consumer, metrics, front_rows, back_rows)) {
+      if (ranges.empty()) times.clear();
+      if (partial.front) {
+        const uint32_t head = partial.front_tail
+                                  ? UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, start_si)
+                                  : 0;
+        stats_less(start_si, partial.front_tail ? Part::kTail : Part::kWhole, head, 0, partial.front_rows);
+      }
+      if (partial.back) {
+        stats_less(end_si, partial.back_head ? Part::kHead : Part::kWhole, end_head, times.size() - partial.back_rows,
+                   partial.back_rows);
+      }
+      if (ranges.empty()) continue;
+      if (!Emit(id, spec, &times, &cols, consumer, metrics, partial.front_rows, partial.back_rows)) {
         *stop = true;
         return Status::OK();
       }
