@@ -14,6 +14,21 @@
 namespace gnomon::encoding {
 namespace {
 
+// Bit-reversed bytes: codes are read LSB-first, so table slots are indexed by reversed codes.
+constexpr std::array<uint8_t, 256> kReversedBytes = [] {
+  std::array<uint8_t, 256> r{};
+  for (int i = 0; i < 256; ++i) {
+    for (int b = 0; b < 8; ++b) r[i] |= static_cast<uint8_t>(((i >> b) & 1) << (7 - b));
+  }
+  return r;
+}();
+
+// The low `len` bits of `code` (len <= 16) in reverse order.
+inline uint32_t ReverseCode(uint32_t code, int len) {
+  const uint32_t r16 = (uint32_t{kReversedBytes[code & 0xff]} << 8) | kReversedBytes[(code >> 8) & 0xff];
+  return r16 >> (16 - len);
+}
+
 constexpr int kTableBits = kHuffmanMaxCodeLength;
 constexpr size_t kTableSize = size_t{1} << kTableBits;
 
@@ -70,9 +85,7 @@ std::array<uint16_t, 256> CanonicalCodes(const std::array<uint8_t, 256>& lengths
       if (lengths[s] != len) continue;
       code <<= (len - prev_len);
       prev_len = len;
-      uint16_t reversed = 0;
-      for (int b = 0; b < len; ++b) reversed |= static_cast<uint16_t>(((code >> b) & 1) << (len - 1 - b));
-      codes[s] = reversed;
+      codes[s] = static_cast<uint16_t>(ReverseCode(code, len));
       ++code;
     }
   }
@@ -203,8 +216,7 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
     table->sorted[offset[len]++] = static_cast<uint8_t>(s);
     const uint32_t c = next_code[len]++;
     if (len > table->bits) continue;
-    uint32_t reversed = 0;
-    for (int b = 0; b < len; ++b) reversed |= ((c >> b) & 1) << (len - 1 - b);
+    const uint32_t reversed = ReverseCode(c, len);
     const auto entry = static_cast<uint16_t>(s | (len << 8));
     for (size_t j = reversed; j < size; j += size_t{1} << len) table->entries[j] = entry;
   }
