@@ -193,6 +193,22 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
   return Status::OK();
 }
 
+void SegmentReader::PrefetchGroup(const RowGroupMeta& group, const std::vector<int>& columns) const {
+  const std::string_view all = file_->Contents();
+  if (all.empty()) return;
+  constexpr uint32_t kHeadBytes = 192;
+  auto fetch = [&](uint64_t offset, uint32_t length) {
+    if (offset + length > all.size()) return;
+    for (uint32_t b = 0; b < std::min(length, kHeadBytes); b += 64) __builtin_prefetch(all.data() + offset + b);
+  };
+  fetch(group.time_offset, group.time_length);
+  for (int c : columns) {
+    if (c < 0 || static_cast<size_t>(c) >= index_.columns.size()) continue;
+    const ColumnChunkMeta& meta = chunk(group, static_cast<size_t>(c));
+    if (meta.presence != ColumnChunkMeta::kAbsent) fetch(meta.offset, meta.length);
+  }
+}
+
 encoding::ChunkLayout SegmentReader::ChunkLayoutOf(const RowGroupMeta& group, size_t column) const {
   encoding::ChunkLayout layout;
   const ColumnChunkMeta& meta = chunk(group, column);

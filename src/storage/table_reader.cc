@@ -326,6 +326,20 @@ class TableSnapshot final : public TableReader {
  private:
   Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
                     ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const;
+  // Starts fetching the blocks series `id` will read in spec's range (SegmentReader::PrefetchGroup).
+  void Prefetch(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids) const {
+    for (const SegmentRef& seg : segments_) {
+      if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
+      const SeriesMeta* meta = seg.reader->FindSeries(id);
+      if (meta == nullptr) continue;
+      for (uint32_t g = 0; g < meta->num_groups; ++g) {
+        const RowGroupMeta& group = seg.reader->group(meta->first_group + g);
+        if (group.max_time >= spec.min_time && group.min_time <= spec.max_time) {
+          seg.reader->PrefetchGroup(group, column_ids);
+        }
+      }
+    }
+  }
   // Delivers rows [from, size - back) of times/cols as one batch.
   bool Emit(SeriesId id, const ScanSpec& spec, std::vector<int64_t>* times,
             std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics,
@@ -789,8 +803,10 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   ScanScratch scratch;
   ScanSpec one = spec;  // the per-series scan needs everything but the series list
   one.series.clear();
-  for (SeriesId id : spec.series) {
+  for (size_t k = 0; k < spec.series.size(); ++k) {
+    const SeriesId id = spec.series[k];
     if (id >= series_count_) continue;
+    if (k + 1 < spec.series.size()) Prefetch(spec.series[k + 1], spec, column_ids);
     GNOMON_RETURN_IF_ERROR(ScanSeries(id, one, column_ids, consumer, metrics, &scratch, &stop));
     if (stop) break;
   }
