@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <thread>
 #include <type_traits>
 
@@ -341,6 +342,11 @@ struct BucketAggregateOperator::Dense {
   size_t buckets = 1;
   ZeroedArray<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
   ZeroedArray<uint8_t> used;        // per slot: some row or statistic reached it
+  // Per tag group: its states are cleared. The table is allocated uncleared and each tag group's
+  // row is cleared on first use by the one thread that owns it: in parallel, and into the cache
+  // where it is about to be used. (calloc cleared all of it on one thread first: the heap hands
+  // a freed table back, not fresh zeroed pages.)
+  ZeroedArray<uint8_t> cleared;
 
   // The group's states, or nullptr for a bucket outside the planned range (scans deliver only
   // rows in range, so that is a bug; the caller ends the query rather than the process).
@@ -348,6 +354,11 @@ struct BucketAggregateOperator::Dense {
     if (bucket < first_bucket) return nullptr;
     const auto b = static_cast<uint64_t>(bucket - first_bucket) / static_cast<uint64_t>(width);
     if (b >= buckets) return nullptr;
+    if (!cleared[tag_group]) {
+      std::memset(static_cast<void*>(&states[size_t{tag_group} * buckets * naggs]), 0,
+                  buckets * naggs * sizeof(BucketState));
+      cleared[tag_group] = 1;
+    }
     const size_t slot = size_t{tag_group} * buckets + b;
     used[slot] = 1;
     return &states[slot * naggs];
@@ -660,10 +671,9 @@ bool BucketAggregateOperator::PlanDense(size_t tag_groups, const BucketGroupKey*
   }
   const __int128 states = static_cast<__int128>(tag_groups) * dense->buckets * std::max<size_t>(1, dense->naggs);
   if (states > static_cast<__int128>(kMaxDenseStates)) return false;
-  // Zeroed memory is the initial state of every group; fresh pages come zeroed, so threads
-  // touch them in parallel instead of one thread clearing them first.
-  if (!dense->states.Allocate(tag_groups * dense->buckets * dense->naggs) ||
-      !dense->used.Allocate(tag_groups * dense->buckets)) {
+  // Zeroed memory is the initial state of every group, cleared a tag group at a time (Find).
+  if (!dense->states.Allocate(tag_groups * dense->buckets * dense->naggs, /*zeroed=*/false) ||
+      !dense->used.Allocate(tag_groups * dense->buckets) || !dense->cleared.Allocate(tag_groups)) {
     return false;
   }
   return true;

@@ -30,8 +30,9 @@ struct BucketGroupKey {
   std::string name;     // output column name
 };
 
-// An array of zero-initialised T from calloc: for implicit-lifetime types whose all-zero bytes
-// are their initial state, it skips clearing memory the kernel hands out zeroed.
+// An array of implicit-lifetime T whose all-zero bytes are their initial state: zeroed by calloc
+// (which skips clearing memory the kernel hands out zeroed), or left for the caller to clear
+// piece by piece where it is used.
 template <typename T>
 class ZeroedArray {
  public:
@@ -44,11 +45,13 @@ class ZeroedArray {
     return *this;
   }
   ~ZeroedArray() { std::free(data_); }
-  // Replaces the contents with n zeroed elements; false when memory is short.
-  bool Allocate(size_t n) {
+  // Replaces the contents with n elements, zeroed unless `zeroed` is false; false when memory is
+  // short.
+  bool Allocate(size_t n, bool zeroed = true) {
     std::free(data_);
     size_ = 0;
-    data_ = static_cast<T*>(std::calloc(std::max<size_t>(n, 1), sizeof(T)));
+    const size_t count = std::max<size_t>(n, 1);
+    data_ = static_cast<T*>(zeroed ? std::calloc(count, sizeof(T)) : std::malloc(count * sizeof(T)));
     if (data_ != nullptr) size_ = n;
     return data_ != nullptr;
   }
