@@ -193,19 +193,31 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
   return Status::OK();
 }
 
-void SegmentReader::PrefetchGroup(const RowGroupMeta& group, const std::vector<int>& columns) const {
+void SegmentReader::PrefetchGroup(const RowGroupMeta& group, const std::vector<int>& columns, int64_t min_time,
+                                  int64_t max_time) const {
   const std::string_view all = file_->Contents();
-  if (all.empty()) return;
   constexpr uint32_t kHeadBytes = 192;
   auto fetch = [&](uint64_t offset, uint32_t length) {
     if (offset + length > all.size()) return;
     for (uint32_t b = 0; b < std::min(length, kHeadBytes); b += 64) __builtin_prefetch(all.data() + offset + b);
   };
-  fetch(group.time_offset, group.time_length);
+  // The slices [first, needed) the range covers, estimated from whole hours since the group's
+  // first hour (a hint: gaps in the data only make it fetch a little more or less).
+  size_t first = 0, needed = SIZE_MAX;
+  if (slice_stats_cache_ != nullptr && group.slices_length > 0 && group.min_time >= INT64_MIN + kSliceWidthNs) {
+    const int64_t hour0 = FloorDiv(group.min_time, kSliceWidthNs);
+    first = static_cast<size_t>(std::max<int64_t>(0, FloorDiv(std::max(min_time, group.min_time), kSliceWidthNs) - hour0));
+    needed = static_cast<size_t>(std::max<int64_t>(0, FloorDiv(std::min(max_time, group.max_time), kSliceWidthNs) - hour0 + 1));
+  }
+  if (!all.empty()) fetch(group.time_offset, group.time_length);
   for (int c : columns) {
     if (c < 0 || static_cast<size_t>(c) >= index_.columns.size()) continue;
     const ColumnChunkMeta& meta = chunk(group, static_cast<size_t>(c));
-    if (meta.presence != ColumnChunkMeta::kAbsent) fetch(meta.offset, meta.length);
+    if (meta.presence == ColumnChunkMeta::kAbsent) continue;
+    if (!all.empty()) fetch(meta.offset, meta.length);
+    if (slice_stats_cache_ != nullptr && meta.slice_stats_length > 0) {
+      slice_stats_cache_->Prefetch(group.first_column + static_cast<size_t>(c), first, needed);
+    }
   }
 }
 

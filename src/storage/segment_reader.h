@@ -53,10 +53,12 @@ class SegmentReader {
   Status ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
                         std::vector<ColumnStats>* out, size_t needed = SIZE_MAX, size_t first = 0) const;
   // Asks the CPU to fetch the first bytes (header, code table, chunk directory) of the group's
-  // time block and of the blocks of `columns` (segment column indexes; others ignored). A scan
-  // over many series calls it a series ahead: opening ~10 blocks per series otherwise waits on
-  // memory for each. No effect unless the file is memory-mapped.
-  void PrefetchGroup(const RowGroupMeta& group, const std::vector<int>& columns) const;
+  // time block and of the blocks of `columns` (segment column indexes; others ignored), and
+  // their cached statistics of the slices in [min_time, max_time]. A scan over many series calls
+  // it a series ahead: its ~10 block opens and statistics reads per series otherwise each wait
+  // on memory. Blocks are fetched only from a memory-mapped file.
+  void PrefetchGroup(const RowGroupMeta& group, const std::vector<int>& columns, int64_t min_time,
+                     int64_t max_time) const;
   // The seek points of the column's values block (disabled when it has none: a read decodes it
   // from its start).
   encoding::ChunkLayout ChunkLayoutOf(const RowGroupMeta& group, size_t column) const;

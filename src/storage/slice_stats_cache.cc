@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace gnomon::storage {
 
@@ -98,11 +99,22 @@ void Unpack(Kind kind, const PackedStats& p, ColumnStats* s) {
 
 }  // namespace
 
+// One allocation: the count, then the statistics (a scan reaching an entry then misses the
+// cache once, not twice).
 struct SliceStatsCache::Entry {
-  explicit Entry(size_t slices) : n(slices), stats(new PackedStats[slices]) {}
-  size_t Bytes() const { return sizeof(Entry) + n * sizeof(PackedStats); }
-  const size_t n;
-  const std::unique_ptr<PackedStats[]> stats;
+  size_t n;  // followed by n PackedStats
+
+  PackedStats* stats() { return reinterpret_cast<PackedStats*>(this + 1); }
+  const PackedStats* stats() const { return reinterpret_cast<const PackedStats*>(this + 1); }
+  static size_t Bytes(size_t n) { return sizeof(Entry) + n * sizeof(PackedStats); }
+  static Entry* New(size_t n) {
+    static_assert(sizeof(Entry) % alignof(PackedStats) == 0);
+    void* memory = ::operator new(Bytes(n));
+    Entry* e = new (memory) Entry{n};
+    for (size_t i = 0; i < n; ++i) new (e->stats() + i) PackedStats;
+    return e;
+  }
+  static void Delete(Entry* e) { ::operator delete(e); }  // every part is trivially destructible
 };
 
 SliceStatsCache::SliceStatsCache(std::shared_ptr<CacheBudget> budget, size_t chunks) : budget_(std::move(budget)) {
@@ -119,8 +131,8 @@ SliceStatsCache::~SliceStatsCache() {
   for (size_t i = 0; i < chunks_; ++i) {
     Entry* e = entries_[i].load(std::memory_order_relaxed);
     if (e == nullptr) continue;
-    freed += e->Bytes();
-    delete e;
+    freed += Entry::Bytes(e->n);
+    Entry::Delete(e);
   }
   budget_->Release(freed);
 }
@@ -133,23 +145,31 @@ bool SliceStatsCache::Read(size_t chunk, ValueType type, size_t slices, size_t f
   const Kind kind = KindOf(type);
   out->resize(e->n);
   const size_t end = std::min<size_t>(needed, e->n);
-  for (size_t i = std::min(first, end); i < end; ++i) Unpack(kind, e->stats[i], &(*out)[i]);
+  for (size_t i = std::min(first, end); i < end; ++i) Unpack(kind, e->stats()[i], &(*out)[i]);
   return true;
 }
 
 void SliceStatsCache::Insert(size_t chunk, ValueType type, const std::vector<ColumnStats>& stats) {
   if (chunk >= chunks_ || stats.empty() || entries_[chunk].load(std::memory_order_relaxed) != nullptr) return;
-  const size_t bytes = sizeof(Entry) + stats.size() * sizeof(PackedStats);
+  const size_t bytes = Entry::Bytes(stats.size());
   if (!budget_->TryCharge(bytes)) return;
-  auto e = std::make_unique<Entry>(stats.size());
+  Entry* e = Entry::New(stats.size());
   const Kind kind = KindOf(type);
-  for (size_t i = 0; i < stats.size(); ++i) e->stats[i] = Pack(kind, stats[i]);
+  for (size_t i = 0; i < stats.size(); ++i) e->stats()[i] = Pack(kind, stats[i]);
   Entry* expected = nullptr;
-  if (entries_[chunk].compare_exchange_strong(expected, e.get(), std::memory_order_acq_rel)) {
-    e.release();  // owned by the directory now
-  } else {
-    budget_->Release(bytes);  // another reader cached it first
+  if (!entries_[chunk].compare_exchange_strong(expected, e, std::memory_order_acq_rel)) {
+    Entry::Delete(e);  // another reader cached it first
+    budget_->Release(bytes);
   }
+}
+
+void SliceStatsCache::Prefetch(size_t chunk, size_t first, size_t needed) const {
+  if (chunk >= chunks_) return;
+  const Entry* e = entries_[chunk].load(std::memory_order_acquire);
+  if (e == nullptr) return;
+  const auto* begin = reinterpret_cast<const char*>(e->stats() + std::min(first, e->n));
+  const auto* end = reinterpret_cast<const char*>(e->stats() + std::min(needed, e->n));
+  for (const char* p = begin; p < end; p += 64) __builtin_prefetch(p);
 }
 
 }  // namespace gnomon::storage

@@ -53,6 +53,8 @@ class SliceStatsCache {
   // Caches `stats` (every slice of the chunk, as DecodeColumnStats produced them for `type`) if
   // the budget allows. Concurrent inserts of the same chunk keep the first.
   void Insert(size_t chunk, ValueType type, const std::vector<ColumnStats>& stats);
+  // Asks the CPU to fetch chunk `chunk`'s cached slices [first, needed), if it is cached.
+  void Prefetch(size_t chunk, size_t first, size_t needed) const;
 
  private:
   struct Entry;  // a count followed by that many packed statistics

@@ -335,7 +335,7 @@ class TableSnapshot final : public TableReader {
       for (uint32_t g = 0; g < meta->num_groups; ++g) {
         const RowGroupMeta& group = seg.reader->group(meta->first_group + g);
         if (group.max_time >= spec.min_time && group.min_time <= spec.max_time) {
-          seg.reader->PrefetchGroup(group, column_ids);
+          seg.reader->PrefetchGroup(group, column_ids, spec.min_time, spec.max_time);
         }
       }
     }
