@@ -5,6 +5,7 @@
 
 #include "src/base/time_util.h"
 #include "src/query/execution/basic_operators.h"
+#include "src/query/execution/grouped_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/query/parser/parser.h"
@@ -49,6 +50,19 @@ void AllowConstantTags(Operator* root) {
   if (auto* scan = dynamic_cast<ScanOperator*>(projection->child())) scan->SetConstantTags(true);
 }
 
+// A grouped aggregate read straight by a projection need not emit the group keys the projection
+// does not refer to (GROUP BY hour, hostname selecting only the hour: 52,000 host names per
+// double-groupby-all answer, built and dropped).
+void SkipUnreadGroupKeys(Operator* root) {
+  auto* projection = dynamic_cast<ProjectionOperator*>(root);
+  if (projection == nullptr) return;
+  auto* aggregate = dynamic_cast<GroupedAggregateOperator*>(projection->child());
+  if (aggregate == nullptr) return;
+  for (size_t c = 0; c < aggregate->schema().size(); ++c) {
+    if (!projection->ReadsInput(c)) aggregate->SetOutputUnread(c);
+  }
+}
+
 class QueryEngineImpl final : public QueryEngine {
  public:
   QueryEngineImpl(storage::Engine* storage, const QueryEngineOptions& options)
@@ -87,6 +101,7 @@ class QueryEngineImpl final : public QueryEngine {
         Planner planner(storage_, popts, ctx);
         GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*st.As<SelectStatement>().node, st));
         if (sink->AcceptsConstantVectors()) AllowConstantTags(root.get());
+        SkipUnreadGroupKeys(root.get());
         GNOMON_RETURN_IF_ERROR(sink->Begin(root->schema()));
         while (true) {
           GNOMON_RETURN_IF_ERROR(ctx->Check());

@@ -46,6 +46,7 @@ ProjectionOperator::ProjectionOperator(OperatorPtr child, std::vector<BoundExprP
       move_from_[i] = e.column;
     }
   }
+  input_uses_ = std::move(uses);
 }
 
 std::string ProjectionOperator::Describe() const {

@@ -33,6 +33,8 @@ class ProjectionOperator final : public Operator {
   std::string Describe() const override;
   std::vector<const Operator*> children() const override { return {child_.get()}; }
   Operator* child() { return child_.get(); }
+  // Whether some expression refers to input column c.
+  bool ReadsInput(size_t c) const { return c < input_uses_.size() && input_uses_[c] > 0; }
   // Whether every output column is an input column passed on as it is (no expression evaluated).
   bool MovesEveryColumn() const {
     return std::all_of(move_from_.begin(), move_from_.end(), [](int c) { return c >= 0; });
@@ -47,6 +49,7 @@ class ProjectionOperator final : public Operator {
   // Per expression: the input column it can take over (a column reference no other expression
   // uses), or -1 to evaluate.
   std::vector<int> move_from_;
+  std::vector<int> input_uses_;  // per input column: how many column references name it
 };
 
 class LimitOperator final : public Operator {

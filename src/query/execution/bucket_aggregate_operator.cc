@@ -684,7 +684,12 @@ Status BucketAggregateOperator::EmitGroups(size_t begin, size_t end, Chunk* chun
   size_t c = 0;
   size_t tag_i = 0;
   for (const BucketGroupKey& k : keys_) {
+    const bool unread = OutputUnread(c);
     Vector& v = chunk->columns[c++];
+    if (unread) {  // e.g. hostname in GROUP BY hour, hostname when only the hour is selected
+      if (k.kind != BucketGroupKey::Kind::kBucket) ++tag_i;
+      continue;
+    }
     if (k.kind == BucketGroupKey::Kind::kBucket) {
       for (size_t g = begin; g < end; ++g) v.i64.push_back(out_keys_[g].second);
     } else {

@@ -255,7 +255,9 @@ TEST(FastPathManySeriesTest, BucketAggregateMatchesGeneralAggregate) {
   const std::string selects[] = {
       "SELECT date_trunc('hour', time) AS h, hostname, avg(u), count(*), count(u), sum(v), avg(v) FROM cpu WHERE ",
       "SELECT date_trunc('hour', time) AS h, hostname, rack, max(u), min(v), avg(f), count(f) FROM cpu WHERE ",
-      "SELECT time_bucket('15 minutes', time) AS h, hostname, avg(u), sum(u) FROM cpu WHERE "};
+      "SELECT time_bucket('15 minutes', time) AS h, hostname, avg(u), sum(u) FROM cpu WHERE ",
+      // hostname grouped but not selected (as TSBS double-groupby): it is not emitted.
+      "SELECT avg(u), count(*), avg(v), date_trunc('hour', time) AS h FROM cpu WHERE "};
   for (const std::string& select : selects) {
     for (const std::string& range : ranges) {
       std::string group = " GROUP BY h, hostname";

@@ -13,7 +13,9 @@ Status GroupedAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
   const size_t end = std::min(total, emitted_ + kChunkRows);
   chunk->rows = end - emitted_;
   chunk->columns.assign(schema_.size(), Vector{});
-  for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type, end - emitted_);
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    InitVector(&chunk->columns[c], schema_[c].type, OutputUnread(c) ? 0 : end - emitted_);
+  }
   GNOMON_RETURN_IF_ERROR(EmitGroups(emitted_, end, chunk));
   emitted_ = end;
   *done = emitted_ >= total;

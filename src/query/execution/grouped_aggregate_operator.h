@@ -15,7 +15,17 @@
 namespace gnomon::query {
 
 class GroupedAggregateOperator : public Operator {
+ public:
+  // Output column `c` is read by no one (the projection above does not refer to it): it may be
+  // emitted empty (0 values, whatever chunk.rows says). Group keys only; an aggregate is always
+  // emitted.
+  void SetOutputUnread(size_t c) {
+    if (unread_.size() < schema_.size()) unread_.resize(schema_.size(), false);
+    if (c < unread_.size()) unread_[c] = true;
+  }
+
  protected:
+  bool OutputUnread(size_t c) const { return c < unread_.size() && unread_[c]; }
   // Fills group_keys_ and group_states_ (one AggState per spec in specs_).
   virtual Status Compute() = 0;
   Status NextImpl(Chunk* chunk, bool* done) final;
@@ -34,6 +44,7 @@ class GroupedAggregateOperator : public Operator {
   std::vector<std::vector<AggState>> group_states_;
 
  private:
+  std::vector<bool> unread_;
   bool computed_ = false;
   size_t emitted_ = 0;
 };
