@@ -1,6 +1,7 @@
 #include "src/query/execution/bucket_aggregate_operator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <thread>
@@ -333,7 +334,7 @@ struct BucketAggregateOperator::Partial {
 };
 
 // All groups of a bounded range of fixed-width buckets, laid out densely by (tag group, bucket):
-// a lookup is arithmetic, and threads that own disjoint tag groups share one table with nothing
+// a lookup is arithmetic, and threads that scan disjoint tag groups share one table with nothing
 // to merge afterwards. Output order (tag group, then bucket) is the table's own order.
 struct BucketAggregateOperator::Dense {
   size_t naggs = 0;
@@ -343,7 +344,7 @@ struct BucketAggregateOperator::Dense {
   ZeroedArray<BucketState> states;  // slot s's states: [s * naggs, (s + 1) * naggs)
   ZeroedArray<uint8_t> used;        // per slot: some row or statistic reached it
   // Per tag group: its states are cleared. The table is allocated uncleared and each tag group's
-  // row is cleared on first use by the one thread that owns it: in parallel, and into the cache
+  // row is cleared on first use by the one thread that scans it: in parallel, and into the cache
   // where it is about to be used. (calloc cleared all of it on one thread first: the heap hands
   // a freed table back, not fresh zeroed pages.)
   ZeroedArray<uint8_t> cleared;
@@ -536,30 +537,32 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
     if (k.kind == BucketGroupKey::Kind::kBucket) bucket_key = &k;
   }
 
-  const int nthreads = series_.size() >= 64 ? threads_ : 1;
+  constexpr size_t kUnitSeries = 64;  // series per unit of work (whole tag groups in dense mode)
+  const int nthreads = series_.size() >= kUnitSeries ? threads_ : 1;
   const size_t naggs = specs_.size();
   std::vector<Status> statuses(nthreads);
   std::vector<storage::ScanMetrics> metrics(nthreads);
-  // Thread t scans `parts[t]` (ascending series ids) into `table`.
-  auto run = [&](auto* tables, const std::vector<std::vector<storage::SeriesId>>& parts) {
+  // The threads take `units` (ascending series ids each) in turn, thread t into tables[t]:
+  // one held up by the machine leaves more units to the other instead of finishing last. The
+  // timeout and memory checks run between units.
+  auto run = [&](auto* tables, const std::vector<std::vector<storage::SeriesId>>& units) {
+    std::atomic<size_t> next_unit{0};
+    std::atomic<bool> failed{false};
     auto work = [&](int t) {
       using Table = std::remove_pointer_t<decltype(tables)>;
       Consumer<Table> consumer(*this, group_of_series, agg_column, &tables[t]);
       consumer.bucket_key_ = bucket_key;
       storage::ScanSpec part = spec;
-      const std::vector<storage::SeriesId>& mine = parts[t];
-      // Series in slices of 64 per scan: the timeout and memory checks run between slices.
-      for (size_t i = 0; i < mine.size(); i += 64) {
+      for (size_t u; !failed.load(std::memory_order_relaxed) && (u = next_unit.fetch_add(1)) < units.size();) {
         Status s = ctx_->Check();
-        if (!s.ok()) {
-          statuses[t] = s;
-          return;
+        if (s.ok()) {
+          part.series = units[u];
+          s = reader_->Scan(part, &consumer, &metrics[t]);
         }
-        part.series.assign(mine.begin() + i, mine.begin() + std::min(mine.size(), i + 64));
-        s = reader_->Scan(part, &consumer, &metrics[t]);
         if (s.ok()) s = tables[t].status;  // e.g. the memory limit, which stops the scan
         if (!s.ok()) {
           statuses[t] = s;
+          failed = true;
           return;
         }
       }
@@ -574,9 +577,18 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   Dense dense;
   if (PlanDense(groups.size(), bucket_key, min_time, max_time, &dense)) {
     GNOMON_RETURN_IF_ERROR(ctx_->Reserve(dense.states.size() * sizeof(BucketState) + dense.used.size()));
-    // Each thread owns the tag groups g with g % nthreads == t: it alone writes their slots.
-    std::vector<std::vector<storage::SeriesId>> parts(nthreads);
-    for (storage::SeriesId id : series_) parts[group_of_series[id] % nthreads].push_back(id);
+    // Units of whole tag groups: the thread that takes a unit alone writes its groups' slots.
+    std::vector<storage::SeriesId> by_group = series_;
+    std::stable_sort(by_group.begin(), by_group.end(), [&](storage::SeriesId x, storage::SeriesId y) {
+      return group_of_series[x] < group_of_series[y];
+    });
+    std::vector<std::vector<storage::SeriesId>> parts;
+    for (size_t i = 0; i < by_group.size(); ++i) {
+      const bool new_group = i == 0 || group_of_series[by_group[i]] != group_of_series[by_group[i - 1]];
+      if (parts.empty() || (new_group && parts.back().size() >= kUnitSeries)) parts.emplace_back();
+      parts.back().push_back(by_group[i]);
+    }
+    for (auto& unit : parts) std::sort(unit.begin(), unit.end());
     struct Shared {  // every thread's view of the one dense table (charged when planned)
       Dense* d;
       Status status;
@@ -603,10 +615,9 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   } else {
     std::vector<Partial> partials;
     for (int t = 0; t < nthreads; ++t) partials.emplace_back(naggs, ctx_);
-    std::vector<std::vector<storage::SeriesId>> parts(nthreads);
-    for (int t = 0; t < nthreads; ++t) {
-      parts[t].assign(series_.begin() + series_.size() * t / nthreads,
-                      series_.begin() + series_.size() * (t + 1) / nthreads);
+    std::vector<std::vector<storage::SeriesId>> parts;
+    for (size_t i = 0; i < series_.size(); i += kUnitSeries) {
+      parts.emplace_back(series_.begin() + i, series_.begin() + std::min(series_.size(), i + kUnitSeries));
     }
     run(partials.data(), parts);
     for (const Status& s : statuses) GNOMON_RETURN_IF_ERROR(s);
