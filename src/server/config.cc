@@ -126,6 +126,17 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       if (!v || *v < 0) return std::nullopt;
       return v;
     };
+    // A duration string ("30d"), or the integer 0 for none.
+    auto duration = [&](int64_t* out, std::string_view example) -> Status {
+      if (auto v = node.value<int64_t>(); v && *v == 0) {
+        *out = 0;
+      } else if (str()) {
+        GNOMON_ASSIGN_OR_RETURN(*out, ParseDuration(*str()));
+      } else {
+        return fail("a duration string such as \"" + std::string(example) + "\"");
+      }
+      return Status::OK();
+    };
     if (key == "data-dir") {
       if (!str()) return fail("a string");
       config->data_dir = *str();
@@ -142,21 +153,9 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       if (!positive_int()) return fail("a non-negative integer");
       config->stats_cache_mb = static_cast<size_t>(*positive_int());
     } else if (key == "retention") {
-      if (auto v = node.value<int64_t>(); v && *v == 0) {
-        config->retention_ns = 0;
-      } else if (str()) {
-        GNOMON_ASSIGN_OR_RETURN(config->retention_ns, ParseDuration(*str()));
-      } else {
-        return fail("a duration string such as \"30d\"");
-      }
+      GNOMON_RETURN_IF_ERROR(duration(&config->retention_ns, "30d"));
     } else if (key == "compact-cold-after") {
-      if (auto v = node.value<int64_t>(); v && *v == 0) {
-        config->compact_cold_after_ns = 0;
-      } else if (str()) {
-        GNOMON_ASSIGN_OR_RETURN(config->compact_cold_after_ns, ParseDuration(*str()));
-      } else {
-        return fail("a duration string such as \"10m\"");
-      }
+      GNOMON_RETURN_IF_ERROR(duration(&config->compact_cold_after_ns, "10m"));
     } else if (key == "max-body-mb") {
       if (!positive_int()) return fail("a non-negative integer");
       config->max_body_mb = static_cast<size_t>(*positive_int());
@@ -170,13 +169,7 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       if (!str()) return fail("a string");
       config->log_level = *str();
     } else if (key == "query-timeout") {
-      if (auto v = node.value<int64_t>(); v && *v == 0) {
-        config->query_timeout_ns = 0;
-      } else if (str()) {
-        GNOMON_ASSIGN_OR_RETURN(config->query_timeout_ns, ParseDuration(*str()));
-      } else {
-        return fail("a duration string such as \"30s\"");
-      }
+      GNOMON_RETURN_IF_ERROR(duration(&config->query_timeout_ns, "30s"));
     } else if (key == "query-memory-mb") {
       if (!positive_int()) return fail("a non-negative integer");
       config->query_memory_mb = static_cast<size_t>(*positive_int());

@@ -175,29 +175,21 @@ void RegisterServerCommand(CLI::App& app) {
     if (level->count()) config.log_level = v.log_level;
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
     if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
-    if (qtimeout->count()) {
-      auto t = server::ParseDuration(flags->query_timeout);
-      if (!t.ok()) {
-        std::fprintf(stderr, "gnomon server: --query-timeout: %s\n", t.status().message().c_str());
-        return SetExitCode(2);
+    // A duration flag given on the command line into *out; false (reported) when it does not parse.
+    auto duration = [](const CLI::Option* option, const std::string& text, int64_t* out) {
+      if (!option->count()) return true;
+      auto d = server::ParseDuration(text);
+      if (!d.ok()) {
+        std::fprintf(stderr, "gnomon server: %s: %s\n", option->get_name().c_str(), d.status().message().c_str());
+        return false;
       }
-      config.query_timeout_ns = *t;
-    }
-    if (retention->count()) {
-      auto r = server::ParseDuration(flags->retention);
-      if (!r.ok()) {
-        std::fprintf(stderr, "gnomon server: --retention: %s\n", r.status().message().c_str());
-        return SetExitCode(2);
-      }
-      config.retention_ns = *r;
-    }
-    if (cold->count()) {
-      auto c = server::ParseDuration(flags->compact_cold_after);
-      if (!c.ok()) {
-        std::fprintf(stderr, "gnomon server: --compact-cold-after: %s\n", c.status().message().c_str());
-        return SetExitCode(2);
-      }
-      config.compact_cold_after_ns = *c;
+      *out = *d;
+      return true;
+    };
+    if (!duration(qtimeout, flags->query_timeout, &config.query_timeout_ns) ||
+        !duration(retention, flags->retention, &config.retention_ns) ||
+        !duration(cold, flags->compact_cold_after, &config.compact_cold_after_ns)) {
+      return SetExitCode(2);
     }
     if (Status s = server::ValidateConfig(config); !s.ok()) {
       std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());
