@@ -46,6 +46,8 @@ class SegmentWriter {
 // half holding >= kMinChunkRows / 2 rows; else short slices grouped so that a chunk holds
 // >= kMinChunkRows), else every kDefaultChunkRows rows; none for groups too small to need them.
 // A scan then decodes a partial hour from its slice start or middle, not the group's start.
+// Part of the segment format since version 4: readers recompute a slice's head (SliceHeadRows)
+// from it, so a change to it needs a new format version.
 encoding::ChunkLayout ChunkLayoutForSlices(const std::vector<SliceInfo>& slices, size_t rows);
 
 // Rows of `slice` before the first seek point of `layout` strictly inside it (0: none). Slice
