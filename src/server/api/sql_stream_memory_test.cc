@@ -134,6 +134,11 @@ class SqlStreamMemoryTest : public ::testing::Test {
 };
 
 TEST_F(SqlStreamMemoryTest, StreamingKeepsPeakMemoryFlat) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps freed memory in quarantine (256 MB by default): resident memory then
+  // grows with everything allocated, streamed or not, and says nothing about the server's.
+  GTEST_SKIP() << "peak RSS is not the server's under AddressSanitizer";
+#endif
   Run streamed = Select("/v1/sql");
   Run buffered = Select("/v1/sql-buffered");
   int64_t streamed_kb = streamed.peak_kb - streamed.rss_kb;
