@@ -166,16 +166,16 @@ uint32_t DecodeCost(const encoding::ChunkLayout& layout, uint32_t begin, uint32_
 // fewest rows, given the blocks' seek points.
 struct PartialSlices {
   // The start slice's rows [lo, end) stand as statistics less its decoded rows
-  // [lo - front_rows, lo): the whole slice's statistics, or with front_tail those of its rows
-  // past its head (see ColumnStats::head_isum).
+  // [lo - front_rows, lo): the whole slice's statistics, or, when front_head > 0, those of its
+  // rows past its first front_head rows (its head, see ColumnStats::head_isum).
   bool front = false;
-  bool front_tail = false;
+  uint32_t front_head = 0;
   uint32_t front_rows = 0;
   // The end slice's rows [first, hi) stand as the whole slice's statistics less its decoded rows
-  // [hi, hi + back_rows); or, with back_head, as its head's statistics plus its rows
-  // [first + head, hi), which are delivered as rows.
+  // [hi, hi + back_rows); or, when back_head > 0, as the statistics of its first back_head rows
+  // plus its rows [first + back_head, hi), which are delivered as rows.
   bool back = false;
-  bool back_head = false;
+  uint32_t back_head = 0;
   uint32_t back_rows = 0;
 };
 
@@ -216,7 +216,8 @@ PartialSlices PlanPartialSlices(const SegmentReader& seg, const RowGroupMeta& gr
       const uint32_t whole = DecodeCost(layout, sl.first_row, lo);
       const uint32_t tail = head > 0 && lo >= mid ? DecodeCost(layout, mid, lo) : kNever;
       if (tail < direct && tail <= whole) {
-        plan.front = plan.front_tail = true;
+        plan.front = true;
+        plan.front_head = head;
         plan.front_rows = lo - mid;
       } else if (whole < direct) {
         plan.front = true;
@@ -234,7 +235,8 @@ PartialSlices PlanPartialSlices(const SegmentReader& seg, const RowGroupMeta& gr
       const uint32_t whole = DecodeCost(layout, hi, end);
       const uint32_t with_head = head > 0 && hi >= mid ? DecodeCost(layout, mid, hi) : kNever;
       if (with_head < direct && with_head <= whole) {
-        plan.back = plan.back_head = true;
+        plan.back = true;
+        plan.back_head = head;
       } else if (whole < direct) {
         plan.back = true;
         plan.back_rows = end - hi;
@@ -669,13 +671,9 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       for (size_t si : accepted) {
         answered.emplace_back(std::max(slices[si].first_row, lo), std::min(slices[si].first_row + slices[si].rows, hi));
       }
-      uint32_t end_head = 0;  // rows of the end slice's head, when it is read as head plus rows
       if (partial.back) {
-        const SliceInfo& sl = slices[end_si];
-        end_head = partial.back_head
-                       ? UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, end_si)
-                       : 0;
-        answered.emplace_back(sl.first_row, partial.back_head ? sl.first_row + end_head : hi);
+        const uint32_t first = slices[end_si].first_row;
+        answered.emplace_back(first, partial.back_head > 0 ? first + partial.back_head : hi);
       }
       ranges.clear();
       if (partial.front_rows > 0) ranges.emplace_back(lo - partial.front_rows, lo);
@@ -771,16 +769,13 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         for (const DecodedColumn& c : cols) less.columns.push_back(c.View(from));
         consumer->OnBlockStatsLess(view, less);
       };
-      if (ranges.empty()) times.clear();
       if (partial.front) {
-        const uint32_t head = partial.front_tail
-                                  ? UsableHeadRows(slice_stats, column_ids, seg_columns, slices, group.rows, start_si)
-                                  : 0;
-        stats_less(start_si, partial.front_tail ? Part::kTail : Part::kWhole, head, 0, partial.front_rows);
+        stats_less(start_si, partial.front_head > 0 ? Part::kTail : Part::kWhole, partial.front_head, 0,
+                   partial.front_rows);
       }
       if (partial.back) {
-        stats_less(end_si, partial.back_head ? Part::kHead : Part::kWhole, end_head, times.size() - partial.back_rows,
-                   partial.back_rows);
+        stats_less(end_si, partial.back_head > 0 ? Part::kHead : Part::kWhole, partial.back_head,
+                   times.size() - partial.back_rows, partial.back_rows);
       }
       if (ranges.empty()) continue;
       if (!Emit(id, spec, &times, &cols, consumer, metrics, partial.front_rows, partial.back_rows)) {
