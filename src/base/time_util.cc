@@ -42,9 +42,7 @@ void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
 void AppendRfc3339(std::string* out, int64_t nanos) {
   // Hand-rolled digits: result writers call this for every timestamp they render.
   int64_t days = FloorDiv(nanos, kNanosPerDay);
-  // The time of day as a remainder: days * kNanosPerDay overflows for the earliest times.
-  int64_t rem = nanos % kNanosPerDay;
-  if (rem < 0) rem += kNanosPerDay;
+  const int64_t rem = NanosOfDay(nanos);
   int64_t y;
   unsigned mo, d;
   CivilFromDays(days, &y, &mo, &d);

@@ -24,6 +24,13 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+// Nanoseconds since the start of `nanos`'s UTC day, in [0, kNanosPerDay). (Computed as a
+// remainder: FloorDiv(nanos, kNanosPerDay) * kNanosPerDay overflows for the earliest times.)
+inline int64_t NanosOfDay(int64_t nanos) {
+  const int64_t rem = nanos % kNanosPerDay;
+  return rem < 0 ? rem + kNanosPerDay : rem;
+}
+
 // "2023-06-11T00:00:10Z", with the fraction trimmed to the digits it needs
 // ("…:10.5Z", "…:10.000001Z"). Appends to *out.
 void AppendRfc3339(std::string* out, int64_t nanos);

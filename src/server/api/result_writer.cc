@@ -123,8 +123,7 @@ char* TwoDigits(char* p, int64_t v) {
 
 char* WriteRfc3339(char* p, int64_t nanos, int64_t* cached_day, char day_text[10]) {
   const int64_t days = FloorDiv(nanos, kNanosPerDay);
-  // The time of day as a remainder: days * kNanosPerDay overflows for the earliest times.
-  const int64_t rem = nanos % kNanosPerDay + (nanos % kNanosPerDay < 0 ? kNanosPerDay : 0);
+  const int64_t rem = NanosOfDay(nanos);
   if (days != *cached_day) {
     int64_t y;
     unsigned mo, d;
