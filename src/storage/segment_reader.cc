@@ -180,7 +180,7 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
   GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));
   const size_t decode = std::min(needed, num_slices);
   for (size_t i = 0; i < decode; ++i) {
-    if (!DecodeColumnStats(index_.columns[column].type, &block, &(*out)[i])) {
+    if (!DecodeColumnStats(type, &block, &(*out)[i])) {
       return Status::Corruption("segment " + path_ + ": bad slice statistics at offset " +
                                 std::to_string(meta.slice_stats_offset));
     }

@@ -22,13 +22,13 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
       GNOMON_RETURN_IF_ERROR(table->schema_.AddField(field, type, &id));
     }
     for (const std::string& key : manifest->tag_keys) table->schema_.AddTagKey(key);
+    const int64_t now = SteadyNanos();  // partitions present at open count as flushed now
     for (const ManifestSegment& seg : manifest->segments) {
       GNOMON_ASSIGN_OR_RETURN(auto reader,
                               SegmentReader::Open(env, table->SegmentPath(seg.file_number), table->stats_budget_));
       table->segments_.push_back(SegmentRef{seg, std::move(reader)});
+      table->last_flush_[seg.partition_start] = now;
     }
-    const int64_t now = SteadyNanos();
-    for (const ManifestSegment& seg : manifest->segments) table->last_flush_[seg.partition_start] = now;
     std::sort(table->segments_.begin(), table->segments_.end(),
               [](const SegmentRef& a, const SegmentRef& b) { return a.meta.sequence < b.meta.sequence; });
   }

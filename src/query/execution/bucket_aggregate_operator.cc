@@ -576,7 +576,8 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
   slot_of_group_.clear();
   Dense dense;
   if (PlanDense(groups.size(), bucket_key, min_time, max_time, &dense)) {
-    GNOMON_RETURN_IF_ERROR(ctx_->Reserve(dense.states.size() * sizeof(BucketState) + dense.used.size()));
+    GNOMON_RETURN_IF_ERROR(
+        ctx_->Reserve(dense.states.size() * sizeof(BucketState) + dense.used.size() + dense.cleared.size()));
     // Units of whole tag groups: the thread that takes a unit alone writes its groups' slots.
     std::vector<storage::SeriesId> by_group = series_;
     std::stable_sort(by_group.begin(), by_group.end(), [&](storage::SeriesId x, storage::SeriesId y) {
