@@ -23,6 +23,18 @@ TEST(TimeUtilTest, BeforeEpoch) {
   EXPECT_EQ(FloorDiv(9, 10), 0);
 }
 
+TEST(TimeUtilTest, NanosOfDayAtTheInt64Ends) {
+  EXPECT_EQ(NanosOfDay(0), 0);
+  EXPECT_EQ(NanosOfDay(kNanosPerDay + 5), 5);
+  EXPECT_EQ(NanosOfDay(-1), kNanosPerDay - 1);
+  EXPECT_EQ(NanosOfDay(-kNanosPerDay), 0);
+  const int64_t at_min = NanosOfDay(INT64_MIN);
+  EXPECT_GE(at_min, 0);
+  EXPECT_LT(at_min, kNanosPerDay);
+  EXPECT_EQ((static_cast<__int128>(INT64_MIN) - at_min) % kNanosPerDay, 0);
+  EXPECT_EQ(NanosOfDay(INT64_MAX), INT64_MAX % kNanosPerDay);
+}
+
 TEST(TimeUtilTest, CivilRoundTrip) {
   for (int64_t days = -800000; days < 800000; days += 997) {
     int64_t y;
