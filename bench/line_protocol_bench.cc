@@ -1,16 +1,17 @@
 // Line-protocol ingest throughput on real TSBS data: (a) the tokenizer alone, (b) the whole
-// ParseLineProtocol into a WriteBatch. The data file is decompressed once (first ~100 MB) and cut
+// ParseLineProtocol into a WriteBatch. The data set is generated once (first ~100 MB) and cut
 // into chunks of 5000 lines, the size of a TSBS loader batch; every chunk gets a fresh WriteBatch.
 //
 //   build-lp/bench/line_protocol_bench --benchmark_filter=Cpu
 #include <benchmark/benchmark.h>
 
-#include <cstdio>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "src/bench/generated_source.h"
+#include "src/bench/tsbs_reference.h"
 #include "src/server/ingest/line_protocol.h"
 #include "src/server/ingest/line_protocol_parser.h"
 #include "src/storage/write_batch.h"
@@ -27,32 +28,27 @@ struct Dataset {
   std::string error;
 };
 
-// Decompresses up to `max_bytes` of a TSBS file (whole lines only) and cuts it into chunks.
+// Generates up to `max_bytes` of a TSBS reference data set (whole lines only; byte-identical to
+// TSBS's) and cuts it into chunks.
 const Dataset& Load(const std::string& name, size_t max_bytes) {
   static std::map<std::string, Dataset> cache;
   auto [it, fresh] = cache.try_emplace(name);
   Dataset& d = it->second;
   if (!fresh) return d;
-  std::string path = std::string(GNOMON_SHARED_DIR) + "/tsbs/" + name;
-  std::string cmd = "xz -dc '" + path + "'";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) {
-    d.error = "cannot run " + cmd;
-    return d;
-  }
+  auto source = bench::NewGeneratedByteSource(bench::TsbsReferenceConfig(*bench::FindTsbsReference(name)));
   d.text.resize(max_bytes);
   size_t n = 0;
   while (n < max_bytes) {
-    size_t got = fread(d.text.data() + n, 1, max_bytes - n, f);
-    if (got == 0) break;
-    n += got;
+    auto got = source->Read(d.text.data() + n, max_bytes - n);
+    if (!got.ok() || *got == 0) break;
+    n += *got;
   }
-  pclose(f);  // closing early makes xz exit on SIGPIPE; that is expected
+  (void)source->Close();  // stops the generator
   d.text.resize(n);
   size_t last_nl = d.text.rfind('\n');
   d.text.resize(last_nl == std::string::npos ? 0 : last_nl + 1);
   if (d.text.empty()) {
-    d.error = "no data from " + path;
+    d.error = "no data generated for " + name;
     return d;
   }
   size_t start = 0;
@@ -129,10 +125,10 @@ void Parse(benchmark::State& state, const std::string& file, size_t max_bytes) {
 constexpr size_t k100MB = size_t{100} << 20;
 constexpr size_t k50MB = size_t{50} << 20;
 
-void BM_TokenizeCpuOnly(benchmark::State& s) { Tokenize(s, "cpu-only-s100-1d.influx.xz", k100MB); }
-void BM_ParseCpuOnly(benchmark::State& s) { Parse(s, "cpu-only-s100-1d.influx.xz", k100MB); }
-void BM_TokenizeIot(benchmark::State& s) { Tokenize(s, "iot-s100-1d.influx.xz", k50MB); }
-void BM_ParseIot(benchmark::State& s) { Parse(s, "iot-s100-1d.influx.xz", k50MB); }
+void BM_TokenizeCpuOnly(benchmark::State& s) { Tokenize(s, "cpu-only-s100-1d", k100MB); }
+void BM_ParseCpuOnly(benchmark::State& s) { Parse(s, "cpu-only-s100-1d", k100MB); }
+void BM_TokenizeIot(benchmark::State& s) { Tokenize(s, "iot-s100-1d", k50MB); }
+void BM_ParseIot(benchmark::State& s) { Parse(s, "iot-s100-1d", k50MB); }
 
 BENCHMARK(BM_TokenizeCpuOnly)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseCpuOnly)->Unit(benchmark::kMillisecond);

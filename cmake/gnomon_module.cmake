@@ -25,8 +25,12 @@ function(gnomon_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main GTest::gmock
                         rapidcheck)
+  # GNOMON_TESTDATA_DIR: inputs the repository carries (test/testdata). GNOMON_SHARED_DIR: the
+  # team's folder beside the repository, for extended tests only ($GNOMON_SHARED_DIR overrides it
+  # at run time; see src/bench/tsbs_reference.h).
   target_compile_definitions(${name} PRIVATE
     GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    GNOMON_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/test/testdata"
     GNOMON_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
     GNOMON_BINARY_DIR="${PROJECT_BINARY_DIR}")
   # Several labels survive test discovery only as one string; `ctest -L` matches a regex, so
@@ -44,9 +48,7 @@ function(gnomon_benchmark name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark benchmark::benchmark_main)
-  target_compile_definitions(${name} PRIVATE
-    GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    GNOMON_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+  target_compile_definitions(${name} PRIVATE GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endfunction()
 
 # gnomon_fuzz(NAME SOURCES target.cc DEPS libs ... CORPUS dir)

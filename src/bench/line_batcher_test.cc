@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "src/bench/generated_source.h"
 #include "src/bench/input_source.h"
+#include "src/bench/tsbs_reference.h"
 
 namespace gnomon::bench {
 namespace {
@@ -223,19 +225,19 @@ RC_GTEST_PROP(LineBatcherProperty, NeverSplitsLinesAndCountsExactly,
   RC_ASSERT(seen_metrics == metrics);
 }
 
-// Real TSBS data: the first 8 MiB of cpu-only scale 100 (10 fields per line).
+// Real TSBS data (generated, byte-identical to TSBS's): the first 8 MiB of cpu-only scale 100
+// (10 fields per line).
 TEST(LineBatcherTest, CountsRealTsbsCpuOnlyLines) {
-  auto source = OpenByteSource(std::string(GNOMON_SHARED_DIR) + "/tsbs/cpu-only-s100-1d.influx.xz");
-  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto source = NewGeneratedByteSource(TsbsReferenceConfig(*FindTsbsReference("cpu-only-s100-1d")));
   std::string data(8 << 20, '\0');
   size_t have = 0;
   while (have < data.size()) {
-    auto n = (*source)->Read(data.data() + have, data.size() - have);
+    auto n = source->Read(data.data() + have, data.size() - have);
     ASSERT_TRUE(n.ok());
     if (*n == 0) break;
     have += *n;
   }
-  (void)(*source)->Close();  // xz is cut off mid-stream: its exit status is not ours to judge
+  ASSERT_TRUE(source->Close().ok());
   data.resize(data.rfind('\n') + 1);
   uint64_t rows = 0, metrics = 0;
   LineBatcher batcher(10000, [&](LineBatch&& b) {

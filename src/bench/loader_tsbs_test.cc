@@ -1,4 +1,4 @@
-// Slow: loads the real TSBS files in shared/tsbs/ (xz, decompressed by a spawned `xz -dc`) through
+// Slow: loads whole TSBS data sets (generated in process, byte-identical to TSBS's files) through
 // the whole loader into an in-test server, and checks the exact row and metric counts of spec 3.5
 // and 4.10 on both sides of the wire.
 #include <gtest/gtest.h>
@@ -6,7 +6,8 @@
 #include <mutex>
 
 #include "src/bench/fake_http_server.h"
-#include "src/bench/input_source.h"
+#include "src/bench/generated_source.h"
+#include "src/bench/tsbs_reference.h"
 #include "src/bench/loader.h"
 
 namespace gnomon::bench {
@@ -31,9 +32,10 @@ void LoadFile(const std::string& name, uint64_t rows, uint64_t metrics) {
   config.workers = 3;
   config.batch_size = 3000;  // GreptimeDB's reference setting: batches cut mid-timestamp
   config.reporting_period_s = 0;
-  auto source = OpenByteSource(std::string(GNOMON_SHARED_DIR) + "/tsbs/" + name);
-  ASSERT_TRUE(source.ok()) << source.status().ToString();
-  auto stats = RunLoad(config, source->get());
+  const TsbsReferenceSet* set = FindTsbsReference(name);
+  ASSERT_NE(set, nullptr) << name;
+  auto source = NewGeneratedByteSource(TsbsReferenceConfig(*set));
+  auto stats = RunLoad(config, source.get());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(stats->totals.rows, rows);
   EXPECT_EQ(stats->totals.metrics, metrics);
@@ -43,11 +45,11 @@ void LoadFile(const std::string& name, uint64_t rows, uint64_t metrics) {
 }
 
 TEST(LoaderTsbsTest, CpuOnlyScale100OneDay) {
-  LoadFile("cpu-only-s100-1d.influx.xz", 864000, 8640000);  // 10 fields per row
+  LoadFile("cpu-only-s100-1d", 864000, 8640000);  // 10 fields per row
 }
 
 TEST(LoaderTsbsTest, DevopsScale10OneDay) {
-  LoadFile("devops-s10-1d.influx.xz", 777600, 8640ull * 10 * 101);  // 101 metrics per host and step
+  LoadFile("devops-s10-1d", 777600, 8640ull * 10 * 101);  // 101 metrics per host and step
 }
 
 }  // namespace

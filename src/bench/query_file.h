@@ -1,4 +1,4 @@
-// Query files in the text form of shared/tsbs/README.md, which `gnomon bench generate-queries`
+// Query files in the text form of test/testdata/tsbs/README.md, which `gnomon bench generate-queries`
 // also writes: per query a "-- query: n" line, "-- key: value" header lines (label, description,
 // and per target hypertable / table / http), then the query text verbatim (possibly several lines,
 // possibly starting with a newline), then a blank line.

@@ -33,7 +33,7 @@ std::string Header(const QueryRecord& q, const std::string& key) {
 // Every real greptime file: 20 queries numbered 1..20, one label per file, and the text equals the
 // URL-decoded `sql` parameter of the request TSBS sends (the "-- http:" header).
 TEST(QueryFileTest, ParsesRealGreptimeFiles) {
-  std::vector<std::string> files = TxtFiles(std::string(GNOMON_SHARED_DIR) + "/tsbs/queries/greptime");
+  std::vector<std::string> files = TxtFiles(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/greptime");
   ASSERT_EQ(files.size(), 16u);
   for (const std::string& file : files) {
     SCOPED_TRACE(file);
@@ -56,7 +56,7 @@ TEST(QueryFileTest, ParsesRealGreptimeFiles) {
 }
 
 TEST(QueryFileTest, LabelsMatchTsbs) {
-  auto q = ReadQueryFile(std::string(GNOMON_SHARED_DIR) + "/tsbs/queries/greptime/single-groupby-1-1-1.txt");
+  auto q = ReadQueryFile(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/greptime/single-groupby-1-1-1.txt");
   ASSERT_TRUE(q.ok());
   EXPECT_EQ((*q)[0].label, "Influx 1 cpu metric(s), random    1 hosts, random 1h0m0s by 1m");
 }
@@ -64,7 +64,7 @@ TEST(QueryFileTest, LabelsMatchTsbs) {
 // ClickHouse texts start with a newline and indentation, and span many lines; TimescaleDB and IoT
 // texts span several lines too. All must come back verbatim (query count and first characters).
 TEST(QueryFileTest, ParsesMultiLineTextsVerbatim) {
-  auto ch = ReadQueryFile(std::string(GNOMON_SHARED_DIR) + "/tsbs/queries/clickhouse/double-groupby-1.txt");
+  auto ch = ReadQueryFile(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/clickhouse/double-groupby-1.txt");
   ASSERT_TRUE(ch.ok()) << ch.status().ToString();
   ASSERT_EQ(ch->size(), 20u);
   EXPECT_EQ(Header((*ch)[0], "table"), "cpu");
@@ -73,7 +73,7 @@ TEST(QueryFileTest, ParsesMultiLineTextsVerbatim) {
   EXPECT_NE((*ch)[0].text.back(), '\n');
   for (const char* dir : {"/tsbs/queries/timescaledb", "/tsbs/queries/influx", "/tsbs/queries-iot/timescaledb",
                           "/tsbs/queries-iot/greptime"}) {
-    for (const std::string& file : TxtFiles(std::string(GNOMON_SHARED_DIR) + dir)) {
+    for (const std::string& file : TxtFiles(std::string(GNOMON_TESTDATA_DIR) + dir)) {
       auto q = ReadQueryFile(file);
       ASSERT_TRUE(q.ok()) << file << ": " << q.status().ToString();
       EXPECT_TRUE(q->size() == 20u || q->size() == 10u) << file;

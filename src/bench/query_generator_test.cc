@@ -1,4 +1,4 @@
-// The query generator reproduces TSBS's greptime query files (shared/tsbs/queries/greptime), with the
+// The query generator reproduces TSBS's greptime query files (test/testdata/tsbs/queries/greptime), with the
 // time column renamed from greptime_timestamp to time.
 #include "src/bench/query_generator.h"
 
@@ -59,7 +59,7 @@ class QueryGeneratorGoldenTest : public ::testing::TestWithParam<std::string> {}
 TEST_P(QueryGeneratorGoldenTest, MatchesTsbsGreptimeFile) {
   const std::string type = GetParam();
   std::vector<RefQuery> ref =
-      ReadReference(std::string(GNOMON_SHARED_DIR) + "/tsbs/queries/greptime/" + type + ".txt");
+      ReadReference(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/greptime/" + type + ".txt");
   ASSERT_EQ(ref.size(), 20u);
   auto got = GenerateQueries(Config(type));
   ASSERT_TRUE(got.ok()) << got.status().ToString();

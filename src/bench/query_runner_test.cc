@@ -33,7 +33,7 @@ struct FakeSql {
 };
 
 std::vector<QueryRecord> RealQueries(const std::string& type) {
-  auto q = ReadQueryFile(std::string(GNOMON_SHARED_DIR) + "/tsbs/queries/greptime/" + type + ".txt");
+  auto q = ReadQueryFile(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/greptime/" + type + ".txt");
   EXPECT_TRUE(q.ok());
   return *q;
 }

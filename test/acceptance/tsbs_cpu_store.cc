@@ -5,7 +5,8 @@
 #include <filesystem>
 #include <string_view>
 
-#include "src/bench/input_source.h"
+#include "src/bench/generated_source.h"
+#include "src/bench/tsbs_reference.h"
 #include "src/server/ingest/line_protocol.h"
 
 namespace gnomon::acceptance {
@@ -64,8 +65,7 @@ const char* StoreLayoutName(StoreLayout layout) {
   return "?";
 }
 
-Result<std::unique_ptr<TsbsCpuStore>> TsbsCpuStore::Load(const std::string& xz_path,
-                                                         StoreLayout layout) {
+Result<std::unique_ptr<TsbsCpuStore>> TsbsCpuStore::Load(StoreLayout layout) {
   std::unique_ptr<TsbsCpuStore> store(new TsbsCpuStore());
   store->layout_ = layout;
   char tmpl[] = "/tmp/gnomon_accept_XXXXXX";
@@ -81,7 +81,9 @@ Result<std::unique_ptr<TsbsCpuStore>> TsbsCpuStore::Load(const std::string& xz_p
   query::QueryEngineOptions query_options;
   query_options.worker_threads = 2;
   store->query_ = query::QueryEngine::Create(store->engine_.get(), query_options);
-  GNOMON_RETURN_IF_ERROR(store->LoadFile(xz_path));
+  auto input = bench::NewGeneratedByteSource(
+      bench::TsbsReferenceConfig(*bench::FindTsbsReference(kDataSet)));
+  GNOMON_RETURN_IF_ERROR(store->LoadFile(input.get()));
   return store;
 }
 
@@ -94,8 +96,7 @@ TsbsCpuStore::~TsbsCpuStore() {
   }
 }
 
-Status TsbsCpuStore::LoadFile(const std::string& xz_path) {
-  GNOMON_ASSIGN_OR_RETURN(auto input, bench::OpenByteSource(xz_path));
+Status TsbsCpuStore::LoadFile(bench::ByteSource* input) {
   std::string buffer;
   size_t pos = 0;  // start of the unconsumed input in buffer
   bool eof = false;
@@ -138,7 +139,7 @@ Status TsbsCpuStore::LoadFile(const std::string& xz_path) {
         server::ParseLineProtocol(std::string_view(buffer).substr(pos, end - pos), {}, &batch);
     if (parsed.lines_rejected != 0) {
       const server::LineError& e = parsed.errors.front();
-      return Status::Corruption(xz_path + ": line " + std::to_string(rows_loaded_ + e.line) +
+      return Status::Corruption(std::string(kDataSet) + ": line " + std::to_string(rows_loaded_ + e.line) +
                                 " rejected: " + e.reason);
     }
     GNOMON_RETURN_IF_ERROR(engine_->Write(batch, {}).status());

@@ -1,4 +1,5 @@
-// TsbsCpuStore: TSBS's cpu-only data set (shared/tsbs/cpu-only-s100-1d.influx.xz, 864,000 lines)
+// TsbsCpuStore: TSBS's cpu-only data set (cpu-only-s100-1d, 864,000 lines, generated in process:
+// byte-identical to TSBS's, test/testdata/tsbs/README.md)
 // in a Gnomon storage engine in a temporary directory, written the way the server's write path
 // does it (server::ParseLineProtocol into a WriteBatch, then Engine::Write), plus a way to run SQL
 // over it and keep the typed answer.
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/bench/input_source.h"
 #include "src/query/execution/value.h"
 #include "src/query/query_engine.h"
 #include "src/storage/engine.h"
@@ -41,9 +43,11 @@ class TsbsCpuStore {
  public:
   static constexpr const char* kDatabase = "benchmark";  // TSBS's default database name
 
-  // Reads the file (`xz -dc`, spawned) in 10,000-line write batches. Errors: the file cannot be
-  // read, a line is rejected by the parser (with its line number), a write or flush fails.
-  static Result<std::unique_ptr<TsbsCpuStore>> Load(const std::string& xz_path, StoreLayout layout);
+  static constexpr const char* kDataSet = "cpu-only-s100-1d";
+
+  // Generates the data set and writes it in 10,000-line write batches. Errors: a line is rejected
+  // by the parser (with its line number), a write or flush fails.
+  static Result<std::unique_ptr<TsbsCpuStore>> Load(StoreLayout layout);
   ~TsbsCpuStore();
 
   // Runs one statement against kDatabase with a fixed now() (the data set's end).
@@ -56,7 +60,7 @@ class TsbsCpuStore {
 
  private:
   TsbsCpuStore() = default;
-  Status LoadFile(const std::string& xz_path);
+  Status LoadFile(bench::ByteSource* input);
 
   StoreLayout layout_ = StoreLayout::kSegments;
   std::string dir_;

@@ -1,4 +1,4 @@
-// The decoded TSBS query files (GNOMON_SHARED_DIR/tsbs/queries/<format>/<type>.txt, see the
+// The decoded TSBS query files (test/testdata/tsbs/queries/<format>/<type>.txt, see the
 // README there) and the rewrites that make their SQL run on Gnomon: greptime's time column is
 // `greptime_timestamp`; TimescaleDB's statements keep tags in a separate `tags` table.
 #pragma once

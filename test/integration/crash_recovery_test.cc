@@ -29,7 +29,7 @@ class CrashRecoveryTest : public ::testing::Test {
   void SetUp() override {
     dir_ = MakeTempDir("gnomon-crash");
     ASSERT_FALSE(dir_.empty());
-    auto source = TsbsCpuSource::Open(TsbsCpuOnlyPath(), kBatchLines, kSampledHosts);
+    auto source = TsbsCpuSource::Open(kBatchLines, kSampledHosts);
     ASSERT_TRUE(source.ok()) << source.status().ToString();
     source_ = std::move(*source);
   }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 
+#include "src/bench/generated_source.h"
+#include "src/bench/tsbs_reference.h"
+
 namespace gnomon::test {
 namespace {
 
@@ -16,10 +19,6 @@ bool ParseInt(std::string_view text, int64_t* out) {
 
 }  // namespace
 
-std::string TsbsCpuOnlyPath() {
-  return std::string(GNOMON_SHARED_DIR) + "/tsbs/cpu-only-s100-1d.influx.xz";
-}
-
 TsbsCpuSource::TsbsCpuSource(std::unique_ptr<bench::ByteSource> input, size_t batch_lines,
                              std::vector<int> sampled_hosts, uint64_t max_lines)
     : input_(std::move(input)),
@@ -27,12 +26,12 @@ TsbsCpuSource::TsbsCpuSource(std::unique_ptr<bench::ByteSource> input, size_t ba
       sampled_hosts_(std::move(sampled_hosts)),
       max_lines_(max_lines) {}
 
-Result<std::unique_ptr<TsbsCpuSource>> TsbsCpuSource::Open(const std::string& path,
-                                                           size_t batch_lines,
+Result<std::unique_ptr<TsbsCpuSource>> TsbsCpuSource::Open(size_t batch_lines,
                                                            std::vector<int> sampled_hosts,
                                                            uint64_t max_lines) {
   if (batch_lines == 0) return Status::InvalidArgument("batch_lines must be positive");
-  GNOMON_ASSIGN_OR_RETURN(auto input, bench::OpenByteSource(path));
+  auto input = bench::NewGeneratedByteSource(
+      bench::TsbsReferenceConfig(*bench::FindTsbsReference("cpu-only-s100-1d")));
   return std::unique_ptr<TsbsCpuSource>(
       new TsbsCpuSource(std::move(input), batch_lines, std::move(sampled_hosts), max_lines));
 }
@@ -104,7 +103,7 @@ Result<std::optional<TsbsBatch>> TsbsCpuSource::Next() {
     if (nl == std::string::npos) {
       GNOMON_ASSIGN_OR_RETURN(bool more, Fill());
       if (more) continue;
-      if (buffer_pos_ < buffer_.size()) return Status::InvalidArgument("TSBS file ends mid-line");
+      if (buffer_pos_ < buffer_.size()) return Status::InvalidArgument("TSBS data ends mid-line");
       break;
     }
     std::string_view line(buffer_.data() + buffer_pos_, nl - buffer_pos_);

@@ -1,5 +1,5 @@
-// TsbsCpuSource: reads TSBS's cpu-only line protocol (shared/tsbs/cpu-only-s100-1d.influx.xz) and
-// hands it out as numbered batches of whole lines, each with what the test needs to check it on
+// TsbsCpuSource: reads TSBS's cpu-only line protocol (cpu-only-s100-1d, generated in process:
+// byte-identical to TSBS's, test/testdata/tsbs/README.md) and hands it out as numbered batches of whole lines, each with what the test needs to check it on
 // the server afterwards: its rows per host, and the parsed rows of a few sampled hosts.
 #pragma once
 
@@ -25,9 +25,6 @@ inline constexpr std::array<std::string_view, kCpuFieldCount> kCpuFields = {
     "usage_user", "usage_system", "usage_idle",  "usage_nice",  "usage_iowait",
     "usage_irq",  "usage_softirq", "usage_steal", "usage_guest", "usage_guest_nice"};
 
-// The canonical file path.
-std::string TsbsCpuOnlyPath();
-
 struct CpuRow {
   int64_t time = 0;                               // Unix nanoseconds
   std::array<int64_t, kCpuFieldCount> values{};  // in kCpuFields order
@@ -44,8 +41,9 @@ struct TsbsBatch {
 // Thread-safe: writers call Next() concurrently; batches come out in file order.
 class TsbsCpuSource {
  public:
-  // `batch_lines`: lines per batch (the last may be shorter); `max_lines`: stop after this many.
-  static Result<std::unique_ptr<TsbsCpuSource>> Open(const std::string& path, size_t batch_lines,
+  // The whole day of cpu-only at scale 100. `batch_lines`: lines per batch (the last may be
+  // shorter); `max_lines`: stop after this many.
+  static Result<std::unique_ptr<TsbsCpuSource>> Open(size_t batch_lines,
                                                     std::vector<int> sampled_hosts,
                                                     uint64_t max_lines = UINT64_MAX);
 

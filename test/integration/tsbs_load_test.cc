@@ -55,7 +55,7 @@ TEST(TsbsLoadTest, WholeCpuOnlyFileRoundTripsAndSurvivesRestart) {
   ASSERT_TRUE(server->Start().ok()) << "see " << server->log_path();
 
   // 6,250 lines a request: every other request ends in the middle of a time step.
-  auto source = TsbsCpuSource::Open(TsbsCpuOnlyPath(), 6250, kSampledHosts);
+  auto source = TsbsCpuSource::Open(6250, kSampledHosts);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   IngestLedger ledger;
   auto start = std::chrono::steady_clock::now();

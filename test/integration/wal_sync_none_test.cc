@@ -27,7 +27,7 @@ TEST(WalSyncNoneTest, CleanShutdownKeepsEverything) {
     ServerProcess server(kBinary, dir, kArgs);
     ASSERT_TRUE(server.Start().ok()) << "see " << server.log_path();
     // The first 200,000 lines, every request acknowledged, then SIGTERM on an idle server.
-    auto first = TsbsCpuSource::Open(TsbsCpuOnlyPath(), 5000, kSampledHosts, 200000);
+    auto first = TsbsCpuSource::Open(5000, kSampledHosts, 200000);
     ASSERT_TRUE(first.ok());
     IngestWriters writers(server.port(), "/write?db=benchmark", first->get(), &ledger, 4);
     writers.Join();
@@ -50,7 +50,7 @@ TEST(WalSyncNoneTest, CleanShutdownKeepsEverything) {
 TEST(WalSyncNoneTest, SigtermUnderLoadKeepsEveryAcknowledgedRequest) {
   const std::string dir = MakeTempDir("gnomon-nosync");
   ASSERT_FALSE(dir.empty());
-  auto source = TsbsCpuSource::Open(TsbsCpuOnlyPath(), 1000, kSampledHosts);
+  auto source = TsbsCpuSource::Open(1000, kSampledHosts);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   IngestLedger ledger;
   PhasePlan plan;
@@ -73,7 +73,7 @@ TEST(WalSyncNoneTest, SigtermUnderLoadKeepsEveryAcknowledgedRequest) {
 TEST(WalSyncNoneTest, KillNineKeepsEveryAcknowledgedRequest) {
   const std::string dir = MakeTempDir("gnomon-nosync");
   ASSERT_FALSE(dir.empty());
-  auto source = TsbsCpuSource::Open(TsbsCpuOnlyPath(), 1000, kSampledHosts);
+  auto source = TsbsCpuSource::Open(1000, kSampledHosts);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   IngestLedger ledger;
   PhasePlan plan;

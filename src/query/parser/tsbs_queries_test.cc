@@ -1,4 +1,4 @@
-// Every query TSBS generates for the SQL targets (GNOMON_SHARED_DIR/tsbs, see its README) parses:
+// Every query TSBS generates for the SQL targets (test/testdata/tsbs, see its README) parses:
 // greptime's after renaming greptime_timestamp to time, TimescaleDB's raw (JOINs, LATERAL and
 // window functions produce AST nodes) and after the tags-in-table rewrite that Gnomon runs.
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ struct TsbsQuery {
 // The decoded query files: "-- query: n" and "-- key: value" header lines, then the SQL, then a
 // blank line.
 std::vector<TsbsQuery> ReadQueries(const std::string& folder) {
-  const fs::path dir = fs::path(GNOMON_SHARED_DIR) / "tsbs" / folder;
+  const fs::path dir = fs::path(GNOMON_TESTDATA_DIR) / "tsbs" / folder;
   std::vector<TsbsQuery> out;
   EXPECT_TRUE(fs::is_directory(dir)) << dir;
   if (!fs::is_directory(dir)) return out;

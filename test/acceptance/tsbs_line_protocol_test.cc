@@ -1,29 +1,30 @@
-// The first 1000 lines of the real TSBS files (../shared/tsbs, see its README) parse with the
+// The first 1000 lines of real TSBS data (test/testdata/tsbs/README.md) parse with the
 // counts an independent count of the same lines gives.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
+#include "src/bench/generated_source.h"
+#include "src/bench/tsbs_reference.h"
 #include "src/server/ingest/line_protocol.h"
 
 namespace gnomon::server {
 namespace {
 
-// The first `lines` lines of an xz-compressed TSBS file, or "" when it cannot be read.
-std::string HeadOfTsbsFile(const std::string& name, size_t lines) {
-  std::string cmd = "xz -dc '" + std::string(GNOMON_SHARED_DIR) + "/tsbs/" + name + "' 2>/dev/null";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return "";
+// The first `lines` lines of a TSBS reference data set (generated, byte-identical to TSBS's).
+std::string HeadOfTsbsData(std::string_view name, size_t lines) {
+  auto source = bench::NewGeneratedByteSource(bench::TsbsReferenceConfig(*bench::FindTsbsReference(name)));
   std::string out;
   size_t seen = 0;
-  char buf[4096];
-  while (seen < lines && fgets(buf, sizeof buf, f) != nullptr) {
-    out += buf;
-    if (!out.empty() && out.back() == '\n') ++seen;
+  char c;
+  while (seen < lines) {
+    auto n = source->Read(&c, 1);
+    if (!n.ok() || *n == 0) break;
+    out.push_back(c);
+    seen += c == '\n';
   }
-  pclose(f);
+  (void)source->Close();  // stops the generator
   return seen == lines ? out : "";
 }
 
@@ -35,8 +36,8 @@ const storage::TableBatch* Table(const storage::WriteBatch& b, std::string_view 
 }
 
 TEST(LineProtocolTsbsTest, CpuOnlyFirst1000Lines) {
-  std::string body = HeadOfTsbsFile("cpu-only-s100-1d.influx.xz", 1000);
-  ASSERT_FALSE(body.empty()) << "cannot read " GNOMON_SHARED_DIR "/tsbs/cpu-only-s100-1d.influx.xz";
+  std::string body = HeadOfTsbsData("cpu-only-s100-1d", 1000);
+  ASSERT_FALSE(body.empty());
   storage::WriteBatch batch("benchmark");
   ParseResult r = ParseLineProtocol(body, ParseOptions{}, &batch);
   EXPECT_EQ(r.lines_accepted, 1000u);
@@ -69,8 +70,8 @@ TEST(LineProtocolTsbsTest, CpuOnlyFirst1000Lines) {
 }
 
 TEST(LineProtocolTsbsTest, IotFirst1000Lines) {
-  std::string body = HeadOfTsbsFile("iot-s100-1d.influx.xz", 1000);
-  ASSERT_FALSE(body.empty()) << "cannot read " GNOMON_SHARED_DIR "/tsbs/iot-s100-1d.influx.xz";
+  std::string body = HeadOfTsbsData("iot-s100-1d", 1000);
+  ASSERT_FALSE(body.empty());
   storage::WriteBatch batch("benchmark");
   ParseResult r = ParseLineProtocol(body, ParseOptions{}, &batch);
   EXPECT_EQ(r.lines_accepted, 1000u);
