@@ -7,6 +7,9 @@ HTTP_ADDR   ?= 127.0.0.1:4000
 CTEST_ARGS  ?=
 CMAKE_FLAGS ?=
 
+# ccache can serve files built with the tests' precompiled header only with these sloppinesses.
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
+
 CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
 	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
 

@@ -9,6 +9,36 @@ function(gnomon_library name)
   target_link_libraries(gnomon_${name} PUBLIC ${ARG_DEPS})
 endfunction()
 
+# Compile definitions every test target carries; the shared precompiled header is built with the
+# same ones, as GCC requires of a header it reuses.
+set(GNOMON_TEST_DEFINITIONS
+  # GNOMON_TESTDATA_DIR: inputs the repository carries (test/testdata). GNOMON_SHARED_DIR: the
+  # team's folder beside the repository, for extended tests only ($GNOMON_SHARED_DIR overrides it
+  # at run time; see src/bench/tsbs_reference.h).
+  GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  GNOMON_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/test/testdata"
+  GNOMON_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
+  GNOMON_BINARY_DIR="${PROJECT_BINARY_DIR}")
+
+# Test sources compile at -O1 in Release: the code under test is the libraries' (-O3), and a test
+# file's own code runs once; -O3 made them the larger half of a clean build.
+set(GNOMON_TEST_OPTIONS $<$<CONFIG:Release>:-O1>)
+
+# One precompiled header for all tests: GoogleTest, GoogleMock and rapidcheck cost every test file
+# several seconds to parse, more than most test files themselves.
+function(gnomon_test_pch)
+  if(NOT GNOMON_BUILD_TESTS OR TARGET gnomon_test_pch)
+    return()
+  endif()
+  add_executable(gnomon_test_pch ${PROJECT_SOURCE_DIR}/test/pch/test_pch_main.cc)
+  target_link_libraries(gnomon_test_pch PRIVATE GTest::gtest GTest::gmock rapidcheck)
+  target_compile_definitions(gnomon_test_pch PRIVATE ${GNOMON_TEST_DEFINITIONS})
+  target_compile_options(gnomon_test_pch PRIVATE ${GNOMON_TEST_OPTIONS})
+  target_precompile_headers(gnomon_test_pch PRIVATE
+    <gtest/gtest.h> <gmock/gmock.h> <rapidcheck.h> <rapidcheck/gtest.h>
+    <algorithm> <cstdint> <map> <memory> <optional> <string> <string_view> <vector>)
+endfunction()
+
 # gnomon_test(NAME SOURCES a_test.cc ... DEPS libs ... [LABELS unit|sql|integration|slow] [TIMEOUT s])
 # One GoogleTest binary; each TEST becomes its own ctest entry (discovered when ctest runs).
 function(gnomon_test name)
@@ -22,17 +52,13 @@ function(gnomon_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  gnomon_test_pch()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main GTest::gmock
                         rapidcheck)
-  # GNOMON_TESTDATA_DIR: inputs the repository carries (test/testdata). GNOMON_SHARED_DIR: the
-  # team's folder beside the repository, for extended tests only ($GNOMON_SHARED_DIR overrides it
-  # at run time; see src/bench/tsbs_reference.h).
-  target_compile_definitions(${name} PRIVATE
-    GNOMON_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    GNOMON_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/test/testdata"
-    GNOMON_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
-    GNOMON_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  target_compile_definitions(${name} PRIVATE ${GNOMON_TEST_DEFINITIONS})
+  target_compile_options(${name} PRIVATE ${GNOMON_TEST_OPTIONS})
+  target_precompile_headers(${name} REUSE_FROM gnomon_test_pch)
   # Several labels survive test discovery only as one string; `ctest -L` matches a regex, so
   # "unit,sql" is selected by both -L unit and -L sql.
   string(JOIN "," labels ${ARG_LABELS})

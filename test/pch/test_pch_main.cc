@@ -1,0 +1,3 @@
+// The target that builds the tests' shared precompiled header (cmake/gnomon_module.cmake); it
+// runs nothing.
+int main() { return 0; }
