@@ -99,9 +99,8 @@ class Table : public std::enable_shared_from_this<Table> {
       : env_(env), name_(std::move(name)), dir_(std::move(dir)), dir_name_(std::move(dir_name)),
         stats_budget_(std::move(stats_budget)), active_(std::make_shared<Memtable>()) {}
   std::string SegmentPath(uint64_t file_number) const;
-  Status WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>& rows_by_series,
-                       int64_t partition_ns, const std::function<uint64_t()>& next_file,
-                       uint64_t sequence, std::vector<SegmentRef>* out);
+  // The schema's fields as a segment's column list (a segment's ColumnIds are the table's).
+  std::vector<SegmentColumn> SegmentColumns() const;
 
   port::Env* const env_;
   const std::string name_;

@@ -169,72 +169,106 @@ bool Table::Freeze() {
   return true;
 }
 
-Status Table::WriteSegments(const std::vector<std::pair<SeriesId, SortedSeries>>& rows_by_series,
-                            int64_t partition_ns, const std::function<uint64_t()>& next_file,
-                            uint64_t sequence, std::vector<SegmentRef>* out) {
-  std::vector<SegmentColumn> columns;
-  {
-    std::shared_lock lock(mu_);
-    for (const FieldColumn& f : schema_.fields()) columns.push_back(SegmentColumn{f.name, f.type});
+namespace {
+
+// Writes series, ascending by id, into one segment per time partition (a segment is opened when
+// its partition's first row arrives), holding one series at a time: a flush or rewrite of any
+// number of series stays bounded in memory.
+class PartitionedSegmentWriter {
+ public:
+  PartitionedSegmentWriter(port::Env* env, std::string table, std::vector<SegmentColumn> columns,
+                           int64_t partition_ns, const std::function<uint64_t()>& next_file,
+                           std::function<std::string(uint64_t)> path_of)
+      : env_(env), table_(std::move(table)), columns_(std::move(columns)), partition_ns_(partition_ns),
+        next_file_(next_file), path_of_(std::move(path_of)) {}
+
+  // REQUIRES: ids ascending across calls; data sorted by time with unique times.
+  Status Add(SeriesId id, const SortedSeries& data) {
+    size_t begin = 0;
+    while (begin < data.times.size()) {
+      const int64_t pstart = PartitionStart(data.times[begin], partition_ns_);
+      const int64_t pend = pstart + partition_ns_ - 1;
+      const size_t end = std::upper_bound(data.times.begin() + begin, data.times.end(), pend) - data.times.begin();
+      const SortedSeries* rows = &data;
+      if (begin > 0 || end < data.times.size()) {  // the series spans partitions: cut its rows
+        CutRows(data, begin, end, &part_);
+        rows = &part_;
+      }
+      auto it = writers_.find(pstart);
+      if (it == writers_.end()) {
+        Pending p;
+        p.file_number = next_file_();
+        p.writer = std::make_unique<SegmentWriter>(env_, path_of_(p.file_number), table_, columns_);
+        GNOMON_RETURN_IF_ERROR(p.writer->Open());
+        it = writers_.emplace(pstart, std::move(p)).first;
+      }
+      GNOMON_RETURN_IF_ERROR(it->second.writer->AddSeries(id, *rows));
+      begin = end;
+    }
+    return Status::OK();
   }
+
+  // Completes every segment (sequence `sequence`), opens them, and syncs `dir`.
+  Status Finish(uint64_t sequence, const std::string& dir, const std::shared_ptr<CacheBudget>& stats_budget,
+                std::vector<SegmentRef>* out) {
+    for (auto& [pstart, pending] : writers_) {
+      SegmentIndex index;
+      GNOMON_RETURN_IF_ERROR(pending.writer->Finish(&index));
+      SegmentRef ref;
+      ref.meta.file_number = pending.file_number;
+      ref.meta.sequence = sequence;
+      ref.meta.partition_start = pstart;
+      ref.meta.min_time = index.min_time;
+      ref.meta.max_time = index.max_time;
+      ref.meta.rows = index.rows;
+      ref.meta.bytes = pending.writer->FileSize();
+      GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, path_of_(pending.file_number), stats_budget));
+      out->push_back(std::move(ref));
+    }
+    return env_->SyncDir(dir);
+  }
+
+ private:
   struct Pending {
     uint64_t file_number;
     std::unique_ptr<SegmentWriter> writer;
   };
-  std::map<int64_t, Pending> writers;  // by partition start
-  SortedSeries part;
-  for (const auto& [id, data] : rows_by_series) {
-    // Split the series' rows at partition boundaries.
-    size_t begin = 0;
-    while (begin < data.times.size()) {
-      int64_t pstart = PartitionStart(data.times[begin], partition_ns);
-      int64_t pend = pstart + partition_ns - 1;
-      size_t end = std::upper_bound(data.times.begin() + begin, data.times.end(), pend) -
-                   data.times.begin();
-      part.times.assign(data.times.begin() + begin, data.times.begin() + end);
-      part.columns.resize(data.columns.size());
-      for (size_t c = 0; c < data.columns.size(); ++c) {
-        const ColumnBuffer& src = data.columns[c];
-        ColumnBuffer& dst = part.columns[c];
-        dst = ColumnBuffer{};
-        if (src.type == ValueType::kNull) continue;
-        dst.type = src.type;
-        if (src.type == ValueType::kString) {
-          dst.strings.assign(src.strings.begin() + begin, src.strings.begin() + end);
-        } else {
-          dst.bits.assign(src.bits.begin() + begin, src.bits.begin() + end);
-        }
-        if (!src.validity.empty()) {
-          dst.validity.assign(src.validity.begin() + begin, src.validity.begin() + end);
-        }
+
+  static void CutRows(const SortedSeries& data, size_t begin, size_t end, SortedSeries* out) {
+    out->times.assign(data.times.begin() + begin, data.times.begin() + end);
+    out->columns.resize(data.columns.size());
+    for (size_t c = 0; c < data.columns.size(); ++c) {
+      const ColumnBuffer& src = data.columns[c];
+      ColumnBuffer& dst = out->columns[c];
+      dst = ColumnBuffer{};
+      if (src.type == ValueType::kNull) continue;
+      dst.type = src.type;
+      if (src.type == ValueType::kString) {
+        dst.strings.assign(src.strings.begin() + begin, src.strings.begin() + end);
+      } else {
+        dst.bits.assign(src.bits.begin() + begin, src.bits.begin() + end);
       }
-      auto it = writers.find(pstart);
-      if (it == writers.end()) {
-        Pending p;
-        p.file_number = next_file();
-        p.writer = std::make_unique<SegmentWriter>(env_, SegmentPath(p.file_number), name_, columns);
-        GNOMON_RETURN_IF_ERROR(p.writer->Open());
-        it = writers.emplace(pstart, std::move(p)).first;
-      }
-      GNOMON_RETURN_IF_ERROR(it->second.writer->AddSeries(id, part));
-      begin = end;
+      if (!src.validity.empty()) dst.validity.assign(src.validity.begin() + begin, src.validity.begin() + end);
     }
   }
-  for (auto& [pstart, pending] : writers) {
-    SegmentIndex index;
-    GNOMON_RETURN_IF_ERROR(pending.writer->Finish(&index));
-    SegmentRef ref;
-    ref.meta.file_number = pending.file_number;
-    ref.meta.sequence = sequence;
-    ref.meta.partition_start = pstart;
-    ref.meta.min_time = index.min_time;
-    ref.meta.max_time = index.max_time;
-    ref.meta.rows = index.rows;
-    ref.meta.bytes = pending.writer->FileSize();
-    GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, SegmentPath(pending.file_number), stats_budget_));
-    out->push_back(std::move(ref));
-  }
-  return env_->SyncDir(dir_);
+
+  port::Env* const env_;
+  const std::string table_;
+  const std::vector<SegmentColumn> columns_;
+  const int64_t partition_ns_;
+  const std::function<uint64_t()>& next_file_;
+  const std::function<std::string(uint64_t)> path_of_;
+  std::map<int64_t, Pending> writers_;  // by partition start
+  SortedSeries part_;
+};
+
+}  // namespace
+
+std::vector<SegmentColumn> Table::SegmentColumns() const {
+  std::shared_lock lock(mu_);
+  std::vector<SegmentColumn> columns;
+  for (const FieldColumn& f : schema_.fields()) columns.push_back(SegmentColumn{f.name, f.type});
+  return columns;
 }
 
 Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<uint64_t()>& next_file,
@@ -249,16 +283,18 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
     all_columns.resize(schema_.fields().size());
     std::iota(all_columns.begin(), all_columns.end(), 0);
   }
-  std::vector<std::pair<SeriesId, SortedSeries>> rows;
-  for (SeriesId id : mem->SeriesIds()) {
-    SortedSeries s;
-    mem->ReadSorted(id, INT64_MIN, INT64_MAX, all_columns, &s);
-    if (!s.times.empty()) rows.emplace_back(id, std::move(s));
-  }
   // Segments name series ids: make the registry durable before anything refers to them.
   GNOMON_RETURN_IF_ERROR(registry_->Sync());
+  // Series by series, straight from the memtable into the segments: memory holds one series.
+  PartitionedSegmentWriter writer(env_, name_, SegmentColumns(), partition_ns, next_file,
+                                  [this](uint64_t n) { return SegmentPath(n); });
+  SortedSeries s;
+  for (SeriesId id : mem->SeriesIds()) {
+    mem->ReadSorted(id, INT64_MIN, INT64_MAX, all_columns, &s);
+    if (!s.times.empty()) GNOMON_RETURN_IF_ERROR(writer.Add(id, s));
+  }
   std::vector<SegmentRef> segments;
-  GNOMON_RETURN_IF_ERROR(WriteSegments(rows, partition_ns, next_file, sequence, &segments));
+  GNOMON_RETURN_IF_ERROR(writer.Finish(sequence, dir_, stats_budget_, &segments));
   std::unique_lock lock(mu_);
   frozen_.erase(frozen_.begin());
   const int64_t now = SteadyNanos();
@@ -405,9 +441,12 @@ Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, 
       if (selected(m.id) && m.max_time >= min_time && m.min_time <= max_time) touches = true;
     }
     if (!touches) continue;
-    std::vector<std::pair<SeriesId, SortedSeries>> rows;
+    // The segment rewritten series by series, less the deleted rows, as one segment of the same
+    // partition and sequence.
+    PartitionedSegmentWriter writer(env_, name_, SegmentColumns(), INT64_MAX, next_file,
+                                    [this](uint64_t n) { return SegmentPath(n); });
+    SortedSeries s;
     for (const SeriesMeta& m : seg.reader->index().series) {
-      SortedSeries s;
       GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*seg.reader, m, INT64_MIN, INT64_MAX, &s));
       if (selected(m.id)) {
         std::vector<uint8_t> keep(s.times.size());
@@ -421,13 +460,11 @@ Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, 
           KeepFlagged(&c.validity, keep);
         }
       }
-      if (!s.times.empty()) rows.emplace_back(m.id, std::move(s));
+      if (!s.times.empty()) GNOMON_RETURN_IF_ERROR(writer.Add(m.id, s));
     }
     std::vector<SegmentRef> outputs;
-    if (!rows.empty()) {
-      GNOMON_RETURN_IF_ERROR(WriteSegments(rows, INT64_MAX, next_file, seg.meta.sequence, &outputs));
-      for (SegmentRef& out : outputs) out.meta.partition_start = seg.meta.partition_start;
-    }
+    GNOMON_RETURN_IF_ERROR(writer.Finish(seg.meta.sequence, dir_, stats_budget_, &outputs));
+    for (SegmentRef& out : outputs) out.meta.partition_start = seg.meta.partition_start;
     std::unique_lock lock(mu_);
     for (auto it = segments_.begin(); it != segments_.end(); ++it) {
       if (it->meta.file_number == seg.meta.file_number) {
