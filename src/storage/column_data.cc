@@ -79,6 +79,42 @@ void DecodedColumn::AssignFrom(const ColumnBuffer* src, size_t rows) {
   if (!src->validity.empty()) validity.assign(src->validity.begin(), src->validity.begin() + rows);
 }
 
+namespace {
+
+template <typename T>
+void CopyRanges(const std::vector<T>& src, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                uint32_t offset, std::vector<T>* out) {
+  out->clear();
+  if (src.empty()) return;
+  for (const auto& [lo, hi] : ranges) out->insert(out->end(), src.begin() + offset + lo, src.begin() + offset + hi);
+}
+
+}  // namespace
+
+void DecodedColumn::AssignRanges(const DecodedColumn& src, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                 uint32_t offset) {
+  Clear();
+  type = src.type;
+  CopyRanges(src.i64, ranges, offset, &i64);
+  CopyRanges(src.f64, ranges, offset, &f64);
+  CopyRanges(src.u64, ranges, offset, &u64);
+  CopyRanges(src.b, ranges, offset, &b);
+  CopyRanges(src.validity, ranges, offset, &validity);
+  if (src.str.empty()) return;
+  size_t bytes = 0;
+  for (const auto& [lo, hi] : ranges) {
+    for (uint32_t r = lo; r < hi; ++r) bytes += src.str[offset + r].size();
+  }
+  arena.reserve(bytes);  // views below point into it: it must not move
+  for (const auto& [lo, hi] : ranges) {
+    for (uint32_t r = lo; r < hi; ++r) {
+      const std::string_view v = src.str[offset + r];
+      str.emplace_back(arena.data() + arena.size(), v.size());
+      arena.append(v);
+    }
+  }
+}
+
 void DecodedColumn::KeepRows(const std::vector<uint8_t>& keep) {
   KeepFlagged(&i64, keep);
   KeepFlagged(&f64, keep);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/base/value_type.h"
@@ -31,6 +32,10 @@ struct DecodedColumn {
   void AssignFrom(const ColumnBuffer* src, size_t rows);
   // Makes a column of `rows` nulls of the given type.
   void AssignNulls(ValueType type, size_t rows);
+  // Becomes a copy of rows `ranges` of `src` (each [begin, end) shifted by `offset`), concatenated:
+  // a packed series' rows cut out of its decoded pack. String bytes are copied into `arena`.
+  void AssignRanges(const DecodedColumn& src, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                    uint32_t offset);
   // Keeps the rows whose flag is set / the rows [begin, end).
   void KeepRows(const std::vector<uint8_t>& keep);
   void KeepRowRange(size_t begin, size_t end);

@@ -326,7 +326,7 @@ TEST_F(EngineTest, PredicateScanSkipsHoursTheirStatisticsRuleOut) {
 }
 
 TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {
-  WriteGrid(100);
+  WriteGrid(100);  // series long enough to have row groups of their own (not packed)
   ASSERT_TRUE(engine_->Flush().ok());
   auto reader = engine_->OpenTable("db", "cpu");
   ASSERT_TRUE(reader.ok());
@@ -344,6 +344,32 @@ TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {
   EXPECT_EQ(s.columns[0].imin, 1000);
   EXPECT_EQ(s.columns[0].imax, 1099);
   EXPECT_DOUBLE_EQ(s.columns[0].sum, 100 * 1000 + 99 * 100 / 2);
+}
+
+// Short series are packed: their pack's statistics are not theirs, so a scan offers none and
+// delivers their rows, and every aggregate over them comes out exact.
+TEST_F(EngineTest, PackedSeriesOfferRowsNotStatistics) {
+  WriteGrid(20);
+  ASSERT_TRUE(engine_->Flush().ok());
+  auto reader = engine_->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  CollectingConsumer c;
+  c.accept_stats = true;
+  ScanSpec spec = AllSeries(**reader, {"u"});
+  spec.offer_stats = true;
+  ScanMetrics metrics;
+  ASSERT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+  EXPECT_TRUE(c.stats_blocks.empty());
+  EXPECT_EQ(metrics.blocks_from_stats, 0u);
+  ASSERT_EQ(c.rows.size(), 3u);
+  for (const auto& [series, rows] : c.rows) {
+    ASSERT_EQ(rows.size(), 20u) << series;
+    int i = 0;
+    for (const auto& [t, row] : rows) {
+      EXPECT_EQ(t, i * 10);
+      ++i;
+    }
+  }
 }
 
 TEST_F(EngineTest, LastValueCacheFollowsWritesAndRestarts) {

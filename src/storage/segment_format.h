@@ -14,9 +14,10 @@ constexpr char kSegmentMagic[8] = {'G', 'N', 'O', 'M', 'S', 'E', 'G', '1'};
 constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
 // Version 3: integer column blocks may be chunked_delta, cut at the group's hour slices (see
 // ChunkLayoutForSlices). Version 4: slice statistics of int64 columns may carry the sum of the
-// rows before the slice's inner seek point (ColumnStats::head_isum). Versions 2 (no chunked
-// blocks) and 3 still read.
-constexpr uint32_t kSegmentVersion = 4;
+// rows before the slice's inner seek point (ColumnStats::head_isum). Version 5: short series are
+// packed, many to a row group ("packs"), so a series of a few rows costs about its rows. Versions
+// 2 (no chunked blocks), 3 and 4 still read.
+constexpr uint32_t kSegmentVersion = 5;
 constexpr uint32_t kOldestReadableSegmentVersion = 2;
 // Row groups that span several hours also keep statistics per hour ("slices", aligned to the
 // epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large
@@ -25,6 +26,10 @@ constexpr int64_t kSliceWidthNs = 3600LL * 1000000000;
 // Rows per row group: every column of a series is cut at the same row boundaries, so one group's
 // statistics describe the same rows for all columns.
 constexpr uint32_t kRowsPerGroup = 8192;
+// A series with fewer rows than this in a segment is packed with its neighbours (by id) into a
+// shared row group of up to kRowsPerGroup rows: alone it would cost a block per column, an index
+// entry per column and statistics nobody reads (decoding a few dozen rows is cheaper).
+constexpr uint32_t kPackedSeriesMaxRows = 64;
 // Footer: index_offset u64 | index_length u64 | index_crc u32 | version u32 | magic u32 | crc u32.
 constexpr size_t kSegmentFooterSize = 32;
 
@@ -45,6 +50,22 @@ struct ColumnChunkMeta {
   uint32_t slice_stats_crc = 0;
 };
 
+// A pack: the rows of several short series, concatenated in id order, each series' rows sorted
+// by time. Its blocks hold all of them; its chunks' statistics cover all of them.
+struct PackMeta {
+  uint32_t rows = 0;
+  uint64_t time_offset = 0;
+  uint32_t time_length = 0;
+  uint32_t time_crc = 0;
+  uint32_t first_column = 0;  // index into SegmentIndex::chunks; num_columns consecutive entries
+};
+
+inline constexpr uint32_t kNoPack = UINT32_MAX;
+
+// A series' row group. A packed series has exactly one, a view of its rows inside a pack: the
+// time block and chunks are the pack's (so the chunks' statistics and presence describe the
+// whole pack, not the series), and rows [pack_first_row, pack_first_row + rows) of the pack's
+// blocks are its rows.
 struct RowGroupMeta {
   uint32_t rows = 0;
   int64_t min_time = 0;
@@ -57,6 +78,10 @@ struct RowGroupMeta {
   uint64_t slices_offset = 0;
   uint32_t slices_length = 0;
   uint32_t slices_crc = 0;
+  uint32_t pack = kNoPack;      // index into SegmentIndex::packs, for a packed series
+  uint32_t pack_first_row = 0;
+
+  bool packed() const { return pack != kNoPack; }
 };
 
 // One slice of a row group: rows [first_row, first_row + rows) have times in
@@ -90,7 +115,9 @@ struct SegmentIndex {
   std::vector<SegmentColumn> columns;  // the segment's own column list (its schema at write time)
   std::vector<SeriesMeta> series;      // ascending id
   std::vector<RowGroupMeta> groups;
-  std::vector<ColumnChunkMeta> chunks;  // groups.size() * columns.size()
+  std::vector<PackMeta> packs;
+  // columns.size() per unpacked group and per pack (packed groups share their pack's).
+  std::vector<ColumnChunkMeta> chunks;
 };
 
 }  // namespace gnomon::storage

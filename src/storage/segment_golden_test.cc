@@ -14,7 +14,7 @@ namespace gnomon::storage {
 namespace {
 
 const std::string kTestdata = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/";
-const std::string kGoldenPath = kTestdata + "segment_v4.seg";
+const std::string kGoldenPath = kTestdata + "segment_v5.seg";
 
 std::string WriteFixtureBytes() {
   port::MemEnv env;
@@ -46,8 +46,8 @@ TEST(SegmentGolden, WriterProducesTheCheckedInBytes) {
 class SegmentGoldenRead : public ::testing::TestWithParam<std::string> {};
 
 // The current file and every older version the reader still accepts.
-INSTANTIATE_TEST_SUITE_P(Versions, SegmentGoldenRead, ::testing::Values("segment_v4.seg", "segment_v3.seg",
-                                                                           "segment_v2.seg"));
+INSTANTIATE_TEST_SUITE_P(Versions, SegmentGoldenRead, ::testing::Values("segment_v5.seg", "segment_v4.seg",
+                                                                           "segment_v3.seg", "segment_v2.seg"));
 
 TEST_P(SegmentGoldenRead, CheckedInFileReadsAsTheFixture) {
   auto reader = SegmentReader::Open(port::Env::Default(), kTestdata + GetParam());

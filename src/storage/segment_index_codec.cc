@@ -1,4 +1,5 @@
 // Encoding of the segment index section (docs/format/segment.md, "Index").
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -103,6 +104,76 @@ Status Bad(std::string_view what, size_t remaining, size_t total) {
 
 }  // namespace
 
+namespace {
+
+void EncodeChunk(ValueType type, const ColumnChunkMeta& m, std::string* out) {
+  out->push_back(static_cast<char>(m.presence));
+  if (m.presence == ColumnChunkMeta::kAbsent) return;
+  PutVarint64(out, m.offset);
+  PutVarint64(out, m.length);
+  PutFixed32(out, m.crc);
+  if (m.presence == ColumnChunkMeta::kWithValidity) {
+    PutVarint64(out, m.validity_offset);
+    PutVarint64(out, m.validity_length);
+    PutFixed32(out, m.validity_crc);
+  }
+  EncodeColumnStats(type, m.stats, out);
+  PutVarint64(out, m.slice_stats_length);
+  if (m.slice_stats_length > 0) {
+    PutVarint64(out, m.slice_stats_offset);
+    PutFixed32(out, m.slice_stats_crc);
+  }
+}
+
+// One chunk of a group (or pack) of `rows` rows. False on bad bytes.
+bool DecodeChunk(ValueType type, uint64_t rows, std::string_view* in, ColumnChunkMeta* m) {
+  if (in->empty()) return false;
+  auto presence = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
+  if (presence > ColumnChunkMeta::kWithValidity) return false;
+  m->presence = static_cast<ColumnChunkMeta::Presence>(presence);
+  if (m->presence == ColumnChunkMeta::kAbsent) return true;
+  uint64_t off, len;
+  if (!GetVarint64(in, &off) || !GetVarint64(in, &len) || len > UINT32_MAX || !GetFixed32(in, &m->crc)) {
+    return false;
+  }
+  m->offset = off;
+  m->length = static_cast<uint32_t>(len);
+  if (m->presence == ColumnChunkMeta::kWithValidity) {
+    if (!GetVarint64(in, &off) || !GetVarint64(in, &len) || len > UINT32_MAX || !GetFixed32(in, &m->validity_crc)) {
+      return false;
+    }
+    m->validity_offset = off;
+    m->validity_length = static_cast<uint32_t>(len);
+  }
+  if (!DecodeColumnStats(type, in, &m->stats) || m->stats.count > rows) return false;
+  uint64_t sslen, ssoff;
+  if (!GetVarint64(in, &sslen) || sslen > UINT32_MAX) return false;
+  if (sslen > 0) {
+    if (!GetVarint64(in, &ssoff) || !GetFixed32(in, &m->slice_stats_crc)) return false;
+    m->slice_stats_offset = ssoff;
+    m->slice_stats_length = static_cast<uint32_t>(sslen);
+  }
+  return true;
+}
+
+// max >= min, so the span fits in uint64 even where int64 subtraction would overflow.
+void PutTimeSpan(std::string* out, int64_t min_time, int64_t max_time) {
+  PutVarsint64(out, min_time);
+  PutVarint64(out, static_cast<uint64_t>(max_time) - static_cast<uint64_t>(min_time));
+}
+
+// A span that would carry max_time past INT64_MAX is corrupt.
+bool GetTimeSpan(std::string_view* in, int64_t* min_time, int64_t* max_time) {
+  uint64_t span;
+  if (!GetVarsint64(in, min_time) || !GetVarint64(in, &span)) return false;
+  if (span > static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(*min_time)) return false;
+  *max_time = static_cast<int64_t>(static_cast<uint64_t>(*min_time) + span);
+  return true;
+}
+
+}  // namespace
+
 void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
   PutLengthPrefixed(out, index.table);
   PutVarsint64(out, index.min_time);
@@ -113,16 +184,34 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
     PutLengthPrefixed(out, c.name);
     out->push_back(static_cast<char>(c.type));
   }
+  PutVarint64(out, index.packs.size());
+  for (const PackMeta& p : index.packs) {
+    PutVarint64(out, p.rows);
+    PutVarint64(out, p.time_offset);
+    PutVarint64(out, p.time_length);
+    PutFixed32(out, p.time_crc);
+    for (size_t c = 0; c < index.columns.size(); ++c) {
+      EncodeChunk(index.columns[c].type, index.chunks[p.first_column + c], out);
+    }
+  }
   PutVarint64(out, index.series.size());
   for (const SeriesMeta& s : index.series) {
     PutVarint64(out, s.id);
+    const RowGroupMeta& first = index.groups[s.first_group];
+    if (first.packed()) {  // a packed series: ngroups 0, then where it is
+      PutVarint64(out, 0);
+      PutVarint64(out, first.pack);
+      PutVarint64(out, first.rows);
+      // Its times relative to the segment's first: a byte or two, not nine.
+      PutVarint64(out, static_cast<uint64_t>(first.min_time) - static_cast<uint64_t>(index.min_time));
+      PutVarint64(out, static_cast<uint64_t>(first.max_time) - static_cast<uint64_t>(first.min_time));
+      continue;
+    }
     PutVarint64(out, s.num_groups);
     for (uint32_t g = 0; g < s.num_groups; ++g) {
       const RowGroupMeta& group = index.groups[s.first_group + g];
       PutVarint64(out, group.rows);
-      PutVarsint64(out, group.min_time);
-      // max >= min, so the span fits in uint64 even where int64 subtraction would overflow.
-      PutVarint64(out, static_cast<uint64_t>(group.max_time) - static_cast<uint64_t>(group.min_time));
+      PutTimeSpan(out, group.min_time, group.max_time);
       PutVarint64(out, group.time_offset);
       PutVarint64(out, group.time_length);
       PutFixed32(out, group.time_crc);
@@ -132,29 +221,13 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
         PutFixed32(out, group.slices_crc);
       }
       for (size_t c = 0; c < index.columns.size(); ++c) {
-        const ColumnChunkMeta& m = index.chunks[group.first_column + c];
-        out->push_back(static_cast<char>(m.presence));
-        if (m.presence == ColumnChunkMeta::kAbsent) continue;
-        PutVarint64(out, m.offset);
-        PutVarint64(out, m.length);
-        PutFixed32(out, m.crc);
-        if (m.presence == ColumnChunkMeta::kWithValidity) {
-          PutVarint64(out, m.validity_offset);
-          PutVarint64(out, m.validity_length);
-          PutFixed32(out, m.validity_crc);
-        }
-        EncodeColumnStats(index.columns[c].type, m.stats, out);
-        PutVarint64(out, m.slice_stats_length);
-        if (m.slice_stats_length > 0) {
-          PutVarint64(out, m.slice_stats_offset);
-          PutFixed32(out, m.slice_stats_crc);
-        }
+        EncodeChunk(index.columns[c].type, index.chunks[group.first_column + c], out);
       }
     }
   }
 }
 
-Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
+Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t version) {
   const size_t total = in.size();
   std::string_view table;
   uint64_t rows, ncols, nseries;
@@ -176,35 +249,85 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
     c.name = std::string(name);
     c.type = static_cast<ValueType>(type);
   }
+  auto decode_chunks = [&](uint64_t group_rows) -> Status {
+    for (uint64_t c = 0; c < ncols; ++c) {
+      ColumnChunkMeta m;
+      if (!DecodeChunk(index->columns[c].type, group_rows, &in, &m)) return Bad("chunk", in.size(), total);
+      index->chunks.push_back(m);
+    }
+    return Status::OK();
+  };
+  uint64_t npacks = 0;
+  if (version >= 5 && (!GetVarint64(&in, &npacks) || npacks > in.size())) {
+    return Bad("pack count", in.size(), total);
+  }
+  index->packs.resize(npacks);
+  for (PackMeta& p : index->packs) {
+    uint64_t prows, toff, tlen;
+    if (!GetVarint64(&in, &prows) || prows == 0 || prows > kRowsPerGroup || !GetVarint64(&in, &toff) ||
+        !GetVarint64(&in, &tlen) || tlen > UINT32_MAX || !GetFixed32(&in, &p.time_crc)) {
+      return Bad("pack", in.size(), total);
+    }
+    p.rows = static_cast<uint32_t>(prows);
+    p.time_offset = toff;
+    p.time_length = static_cast<uint32_t>(tlen);
+    p.first_column = static_cast<uint32_t>(index->chunks.size());
+    GNOMON_RETURN_IF_ERROR(decode_chunks(prows));
+  }
+  std::vector<uint32_t> pack_fill(npacks, 0);  // rows of each pack claimed by series so far
   if (!GetVarint64(&in, &nseries) || nseries > in.size()) return Bad("series count", in.size(), total);
   index->series.resize(nseries);
   int64_t prev_id = -1;
   for (auto& s : index->series) {
     uint64_t id, ngroups;
     if (!GetVarint64(&in, &id) || id > UINT32_MAX || static_cast<int64_t>(id) <= prev_id ||
-        !GetVarint64(&in, &ngroups) || ngroups == 0 || ngroups > in.size()) {
+        !GetVarint64(&in, &ngroups) || (ngroups == 0 && npacks == 0) || ngroups > in.size()) {
       return Bad("series entry", in.size(), total);
     }
     prev_id = static_cast<int64_t>(id);
     s.id = static_cast<SeriesId>(id);
     s.first_group = static_cast<uint32_t>(index->groups.size());
-    s.num_groups = static_cast<uint32_t>(ngroups);
+    s.num_groups = static_cast<uint32_t>(std::max<uint64_t>(ngroups, 1));
     s.rows = 0;
+    if (ngroups == 0) {
+      // Packed: its rows follow those of the series before it in the same pack.
+      uint64_t pack, srows;
+      RowGroupMeta group;
+      uint64_t from_start, span;
+      if (!GetVarint64(&in, &pack) || pack >= npacks || !GetVarint64(&in, &srows) || srows == 0 ||
+          srows > index->packs[pack].rows - pack_fill[pack] || !GetVarint64(&in, &from_start) ||
+          !GetVarint64(&in, &span) ||
+          from_start > static_cast<uint64_t>(index->max_time) - static_cast<uint64_t>(index->min_time) ||
+          span > static_cast<uint64_t>(index->max_time) - static_cast<uint64_t>(index->min_time) - from_start) {
+        return Bad("packed series", in.size(), total);
+      }
+      group.min_time = static_cast<int64_t>(static_cast<uint64_t>(index->min_time) + from_start);
+      group.max_time = static_cast<int64_t>(static_cast<uint64_t>(group.min_time) + span);
+      const PackMeta& p = index->packs[pack];
+      group.rows = static_cast<uint32_t>(srows);
+      group.time_offset = p.time_offset;
+      group.time_length = p.time_length;
+      group.time_crc = p.time_crc;
+      group.first_column = p.first_column;
+      group.pack = static_cast<uint32_t>(pack);
+      group.pack_first_row = pack_fill[pack];
+      pack_fill[pack] += group.rows;
+      s.rows = group.rows;
+      s.min_time = group.min_time;
+      s.max_time = group.max_time;
+      index->groups.push_back(group);
+      continue;
+    }
     for (uint64_t g = 0; g < ngroups; ++g) {
       RowGroupMeta group;
-      uint64_t grows, span, toff, tlen;
-      if (!GetVarint64(&in, &grows) || grows == 0 || grows > kRowsPerGroup ||
-          !GetVarsint64(&in, &group.min_time) || !GetVarint64(&in, &span) ||
-          !GetVarint64(&in, &toff) || !GetVarint64(&in, &tlen) || tlen > UINT32_MAX ||
+      uint64_t grows, toff, tlen;
+      if (!GetVarint64(&in, &grows) || grows == 0 || grows > kRowsPerGroup) return Bad("row group", in.size(), total);
+      if (!GetTimeSpan(&in, &group.min_time, &group.max_time)) return Bad("row group time span", in.size(), total);
+      if (!GetVarint64(&in, &toff) || !GetVarint64(&in, &tlen) || tlen > UINT32_MAX ||
           !GetFixed32(&in, &group.time_crc)) {
         return Bad("row group", in.size(), total);
       }
       group.rows = static_cast<uint32_t>(grows);
-      // A span that would carry max_time past INT64_MAX is corrupt.
-      if (span > static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(group.min_time)) {
-        return Bad("row group time span", in.size(), total);
-      }
-      group.max_time = static_cast<int64_t>(static_cast<uint64_t>(group.min_time) + span);
       group.time_offset = toff;
       group.time_length = static_cast<uint32_t>(tlen);
       group.first_column = static_cast<uint32_t>(index->chunks.size());
@@ -217,49 +340,15 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index) {
         group.slices_offset = soff;
         group.slices_length = static_cast<uint32_t>(slen);
       }
-      for (uint64_t c = 0; c < ncols; ++c) {
-        ColumnChunkMeta m;
-        if (in.empty()) return Bad("chunk", in.size(), total);
-        auto presence = static_cast<uint8_t>(in[0]);
-        in.remove_prefix(1);
-        if (presence > ColumnChunkMeta::kWithValidity) return Bad("chunk presence", in.size(), total);
-        m.presence = static_cast<ColumnChunkMeta::Presence>(presence);
-        if (m.presence != ColumnChunkMeta::kAbsent) {
-          uint64_t off, len;
-          if (!GetVarint64(&in, &off) || !GetVarint64(&in, &len) || len > UINT32_MAX ||
-              !GetFixed32(&in, &m.crc)) {
-            return Bad("chunk location", in.size(), total);
-          }
-          m.offset = off;
-          m.length = static_cast<uint32_t>(len);
-          if (m.presence == ColumnChunkMeta::kWithValidity) {
-            if (!GetVarint64(&in, &off) || !GetVarint64(&in, &len) || len > UINT32_MAX ||
-                !GetFixed32(&in, &m.validity_crc)) {
-              return Bad("validity location", in.size(), total);
-            }
-            m.validity_offset = off;
-            m.validity_length = static_cast<uint32_t>(len);
-          }
-          if (!DecodeColumnStats(index->columns[c].type, &in, &m.stats) || m.stats.count > grows) {
-            return Bad("chunk statistics", in.size(), total);
-          }
-          uint64_t sslen, ssoff;
-          if (!GetVarint64(&in, &sslen) || sslen > UINT32_MAX) return Bad("slice statistics", in.size(), total);
-          if (sslen > 0) {
-            if (!GetVarint64(&in, &ssoff) || !GetFixed32(&in, &m.slice_stats_crc)) {
-              return Bad("slice statistics", in.size(), total);
-            }
-            m.slice_stats_offset = ssoff;
-            m.slice_stats_length = static_cast<uint32_t>(sslen);
-          }
-        }
-        index->chunks.push_back(m);
-      }
+      GNOMON_RETURN_IF_ERROR(decode_chunks(grows));
       s.rows += group.rows;
       if (g == 0) s.min_time = group.min_time;
       s.max_time = group.max_time;
       index->groups.push_back(group);
     }
+  }
+  for (size_t p = 0; p < npacks; ++p) {
+    if (pack_fill[p] != index->packs[p].rows) return Bad("pack not covered by its series", in.size(), total);
   }
   if (!in.empty()) return Bad("trailing bytes", in.size(), total);
   return Status::OK();

@@ -1,6 +1,8 @@
 #include "src/storage/segment_reader.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstring>
 
 #include "src/base/coding.h"
@@ -10,6 +12,37 @@
 #include "src/storage/segment_writer.h"
 
 namespace gnomon::storage {
+namespace {
+
+// Identifies a reader in the per-thread pack cache (addresses are reused, uids are not).
+uint64_t NextReaderUid() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Decoded pack columns, per thread: scans read series in id order, so the series of one pack come
+// one after another and each pack column is decoded once, not once per series. Big enough for
+// every column of a wide table's pack plus its times.
+struct PackCacheEntry {
+  uint64_t reader = 0;  // 0: empty
+  uint32_t pack = 0;
+  int column = 0;       // -1: the time block
+  uint64_t last_use = 0;
+  DecodedColumn values;
+};
+constexpr size_t kPackCacheEntries = 32;
+
+struct PackCache {
+  std::array<PackCacheEntry, kPackCacheEntries> entries;
+  uint64_t clock = 0;
+};
+
+PackCache& ThreadPackCache() {
+  thread_local PackCache cache;
+  return cache;
+}
+
+}  // namespace
 
 Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const std::string& path,
                                                            std::shared_ptr<CacheBudget> stats_budget) {
@@ -54,7 +87,7 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   if (crc32c::Unmask(index_crc) != crc32c::Value(index_bytes)) {
     return corrupt("index checksum mismatch at offset " + std::to_string(index_offset));
   }
-  Status s = DecodeSegmentIndex(index_bytes, &reader->index_);
+  Status s = DecodeSegmentIndex(index_bytes, &reader->index_, version);
   if (!s.ok()) return s.WithContext("segment " + path);
   // Every block must lie inside the data section, and match its checksum. Checksums are verified
   // here, once, rather than on every read: scans read the same blocks over and over (a query over
@@ -70,7 +103,12 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
     }
     return Status::OK();
   };
+  for (const PackMeta& p : reader->index_.packs) {
+    if (!in_data(p.time_offset, p.time_length)) return corrupt("pack time block out of bounds");
+    GNOMON_RETURN_IF_ERROR(verify(p.time_offset, p.time_length, p.time_crc));
+  }
   for (const RowGroupMeta& g : reader->index_.groups) {
+    if (g.packed()) continue;  // its blocks are its pack's
     if (!in_data(g.time_offset, g.time_length)) return corrupt("time block out of bounds");
     GNOMON_RETURN_IF_ERROR(verify(g.time_offset, g.time_length, g.time_crc));
     if (g.slices_length > 0) {
@@ -95,6 +133,7 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   }
   // Verifying touched every page; scans will map back only what they read.
   reader->file_->ReleaseResidentPages();
+  reader->uid_ = NextReaderUid();
   const bool has_slice_stats = std::any_of(reader->index_.chunks.begin(), reader->index_.chunks.end(),
                                            [](const ColumnChunkMeta& c) { return c.slice_stats_length > 0; });
   if (stats_budget != nullptr && has_slice_stats) {
@@ -163,6 +202,10 @@ Status SegmentReader::ReadSlices(const RowGroupMeta& group, std::vector<SliceInf
 
 Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, size_t num_slices,
                                      std::vector<ColumnStats>* out, size_t needed, size_t first) const {
+  if (group.packed()) {  // a pack's statistics are not the series'
+    out->assign(num_slices, ColumnStats{});
+    return Status::OK();
+  }
   const ColumnChunkMeta& meta = chunk(group, column);
   const size_t chunk_index = group.first_column + column;
   const ValueType type = index_.columns[column].type;
@@ -223,6 +266,7 @@ void SegmentReader::PrefetchGroup(const RowGroupMeta& group, const std::vector<i
 
 encoding::ChunkLayout SegmentReader::ChunkLayoutOf(const RowGroupMeta& group, size_t column) const {
   encoding::ChunkLayout layout;
+  if (group.packed()) return layout;  // packs have no seek points
   const ColumnChunkMeta& meta = chunk(group, column);
   std::string_view block;
   if (meta.presence == ColumnChunkMeta::kAbsent || !Block(meta.offset, meta.length, meta.crc, &block).ok() ||
@@ -233,6 +277,7 @@ encoding::ChunkLayout SegmentReader::ChunkLayoutOf(const RowGroupMeta& group, si
 }
 
 bool SegmentReader::EvenTimes(const RowGroupMeta& group, int64_t* first, int64_t* step) const {
+  if (group.packed()) return false;  // the block's progression is the pack's
   std::string_view block;
   if (!Block(group.time_offset, group.time_length, group.time_crc, &block).ok()) return false;
   // Times are strictly increasing, so a consistent progression has a positive step and ends at
@@ -253,6 +298,12 @@ void SegmentReader::EvenRowRange(const RowGroupMeta& group, int64_t first, int64
 }
 
 Status SegmentReader::ReadTimes(const RowGroupMeta& group, std::vector<int64_t>* out) const {
+  if (group.packed()) {
+    const DecodedColumn* pack = nullptr;
+    GNOMON_RETURN_IF_ERROR(PackColumn(group, -1, &pack));
+    out->assign(pack->i64.begin() + group.pack_first_row, pack->i64.begin() + group.pack_first_row + group.rows);
+    return Status::OK();
+  }
   std::string_view block;
   GNOMON_RETURN_IF_ERROR(Block(group.time_offset, group.time_length, group.time_crc, &block));
   Status s = encoding::DecodeTimestamps(block, out);
@@ -284,6 +335,7 @@ void Expand(std::vector<T>* vec, const std::vector<uint8_t>& validity) {
 }  // namespace
 
 Status SegmentReader::ReadColumn(const RowGroupMeta& group, size_t column, DecodedColumn* out) const {
+  if (group.packed()) return ReadColumnRows(group, column, {{0, group.rows}}, out);
   const ColumnChunkMeta& meta = chunk(group, column);
   const ValueType type = index_.columns[column].type;
   if (meta.presence == ColumnChunkMeta::kAbsent) {
@@ -360,6 +412,12 @@ Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
     out->AssignNulls(type, total);
     return Status::OK();
   }
+  if (group.packed()) {
+    const DecodedColumn* pack = nullptr;
+    GNOMON_RETURN_IF_ERROR(PackColumn(group, static_cast<int>(column), &pack));
+    out->AssignRanges(*pack, ranges, group.pack_first_row);
+    return Status::OK();
+  }
   const bool integer = type == ValueType::kInt64 || type == ValueType::kUInt64;
   if (meta.presence == ColumnChunkMeta::kDense && integer) {
     if (meta.stats.count != group.rows) {
@@ -383,6 +441,10 @@ Status SegmentReader::ReadColumnRows(const RowGroupMeta& group, size_t column,
 Status SegmentReader::ReadColumnsRows(const RowGroupMeta& group, const std::vector<size_t>& columns,
                                       const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                                       const std::vector<DecodedColumn*>& outs) const {
+  if (group.packed()) {
+    for (size_t i = 0; i < columns.size(); ++i) GNOMON_RETURN_IF_ERROR(ReadColumnRows(group, columns[i], ranges, outs[i]));
+    return Status::OK();
+  }
   std::vector<std::string_view> blocks;
   std::vector<std::vector<int64_t>*> dense;
   std::vector<DecodedColumn*> dense_cols;
@@ -413,6 +475,48 @@ Status SegmentReader::ReadColumnsRows(const RowGroupMeta& group, const std::vect
     std::memcpy(c->u64.data(), c->i64.data(), c->i64.size() * sizeof(int64_t));
     c->i64.clear();
   }
+  return Status::OK();
+}
+
+Status SegmentReader::PackColumn(const RowGroupMeta& group, int column, const DecodedColumn** out) const {
+  if (group.pack >= index_.packs.size()) return Status::Corruption("segment " + path_ + ": bad pack index");
+  const PackMeta& p = index_.packs[group.pack];
+  if (group.pack_first_row > p.rows || group.rows > p.rows - group.pack_first_row) {
+    return Status::Corruption("segment " + path_ + ": packed series outside its pack");
+  }
+  PackCache& cache = ThreadPackCache();
+  ++cache.clock;
+  PackCacheEntry* victim = &cache.entries[0];
+  for (PackCacheEntry& e : cache.entries) {
+    if (e.reader == uid_ && e.pack == group.pack && e.column == column) {
+      e.last_use = cache.clock;
+      *out = &e.values;
+      return Status::OK();
+    }
+    if (e.last_use < victim->last_use) victim = &e;
+  }
+  // The pack read as an ordinary group of its own.
+  RowGroupMeta whole;
+  whole.rows = p.rows;
+  whole.time_offset = p.time_offset;
+  whole.time_length = p.time_length;
+  whole.time_crc = p.time_crc;
+  whole.first_column = p.first_column;
+  victim->reader = 0;  // empty until decoded
+  Status s;
+  if (column < 0) {
+    victim->values.Clear();
+    victim->values.type = ValueType::kInt64;
+    s = ReadTimes(whole, &victim->values.i64);
+  } else {
+    s = ReadColumn(whole, static_cast<size_t>(column), &victim->values);
+  }
+  GNOMON_RETURN_IF_ERROR(s);
+  victim->reader = uid_;
+  victim->pack = group.pack;
+  victim->column = column;
+  victim->last_use = cache.clock;
+  *out = &victim->values;
   return Status::OK();
 }
 

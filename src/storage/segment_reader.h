@@ -82,11 +82,15 @@ class SegmentReader {
   // InvalidArgument unless each range lies inside the group; *total: rows they cover.
   Status CheckRowRanges(const RowGroupMeta& group, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                         size_t* total) const;
+  // Column `column` (-1: the times) of a packed group's whole pack, decoded, from this thread's
+  // cache of decoded packs. *out is valid until this thread's next PackColumn call.
+  Status PackColumn(const RowGroupMeta& group, int column, const DecodedColumn** out) const;
 
   std::string path_;
   std::unique_ptr<port::RandomAccessFile> file_;
   SegmentIndex index_;
   std::unique_ptr<SliceStatsCache> slice_stats_cache_;  // nullptr: no budget, or no slice statistics
+  uint64_t uid_ = 0;  // this reader in the per-thread pack cache
 };
 
 }  // namespace gnomon::storage

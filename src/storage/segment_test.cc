@@ -36,11 +36,14 @@ class SegmentTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(env_.CreateDirs("/seg").ok()); }
 
-  // Writes `series` (ids ascending) and opens the result.
+  // Writes `series` (ids ascending) and opens the result. Series shorter than `pack_max_rows`
+  // are packed (0: none; most tests here look at one series' own row groups).
   std::shared_ptr<SegmentReader> WriteAndOpen(
       const std::vector<SegmentColumn>& columns,
-      const std::vector<std::pair<SeriesId, SortedSeries>>& series, SegmentIndex* written) {
+      const std::vector<std::pair<SeriesId, SortedSeries>>& series, SegmentIndex* written,
+      uint32_t pack_max_rows = 0) {
     SegmentWriter writer(&env_, path_, "tbl", columns);
+    writer.set_pack_max_rows(pack_max_rows);
     EXPECT_TRUE(writer.Open().ok());
     for (const auto& [id, data] : series) {
       Status s = writer.AddSeries(id, data);
@@ -155,6 +158,113 @@ TEST_F(SegmentTest, RoundTripMixedTypesNullsAndExtremes) {
   for (size_t col = 0; col < 5; ++col) {
     EXPECT_EQ(reader->chunk(g0, col).presence, ColumnChunkMeta::kWithValidity) << col;
   }
+}
+
+// Short series are packed, many to a row group, between long ones that are not; packs fill up to
+// kRowsPerGroup rows. Every series reads back exactly, and any row ranges of a packed one too.
+TEST_F(SegmentTest, ShortSeriesArePackedAndReadBackExactly) {
+  std::vector<std::pair<SeriesId, SortedSeries>> series;
+  std::mt19937_64 rng(7);
+  size_t packed_rows = 0;
+  for (SeriesId id = 0; id < 400; ++id) {
+    // Mostly short series of 1..kPackedSeriesMaxRows-1 rows; every 50th is long.
+    const size_t n = id % 50 == 49 ? kPackedSeriesMaxRows + id : 1 + rng() % (kPackedSeriesMaxRows - 1);
+    if (n < kPackedSeriesMaxRows) packed_rows += n;
+    SortedSeries d;
+    std::vector<std::optional<double>> f;
+    std::vector<std::optional<int64_t>> i;
+    std::vector<std::optional<std::string>> str;
+    for (size_t r = 0; r < n; ++r) {
+      d.times.push_back(1686441600000000000 + static_cast<int64_t>(r) * 10000000000 + static_cast<int64_t>(id));
+      f.push_back(r % 7 == 3 ? std::nullopt : std::optional<double>(static_cast<double>(rng() % 1000) / 8));
+      i.push_back(static_cast<int64_t>(rng() % 100) - 50);
+      str.push_back(r % 5 == 0 ? std::nullopt : std::optional<std::string>("v" + std::to_string(rng() % 9)));
+    }
+    // Series lack some columns: the pack's column then holds nulls for their rows.
+    d.columns = {Floats(f), id % 3 == 0 ? ColumnBuffer{} : Ints(i), ColumnBuffer{}, ColumnBuffer{},
+                 id % 4 == 1 ? ColumnBuffer{} : Strings(str)};
+    series.emplace_back(id * 3 + 1, std::move(d));
+  }
+  SegmentIndex written;
+  auto reader = WriteAndOpen(AllTypes(), series, &written, kPackedSeriesMaxRows);
+  ASSERT_NE(reader, nullptr);
+  ExpectRoundTrip(*reader, series);
+
+  const SegmentIndex& idx = reader->index();
+  ASSERT_GE(idx.packs.size(), 2u);
+  // A pack is written when the next short series no longer fits: all but the last are nearly full.
+  for (size_t p = 0; p + 1 < idx.packs.size(); ++p) {
+    EXPECT_GT(idx.packs[p].rows, kRowsPerGroup - kPackedSeriesMaxRows) << p;
+  }
+  uint64_t in_packs = 0;
+  for (const PackMeta& p : idx.packs) {
+    EXPECT_LE(p.rows, kRowsPerGroup);
+    in_packs += p.rows;
+  }
+  EXPECT_EQ(in_packs, packed_rows);
+  for (const auto& [id, data] : series) {
+    const SeriesMeta* meta = reader->FindSeries(id);
+    ASSERT_NE(meta, nullptr);
+    const RowGroupMeta& g = reader->group(meta->first_group);
+    EXPECT_EQ(g.packed(), data.times.size() < kPackedSeriesMaxRows) << id;
+    if (!g.packed()) continue;
+    EXPECT_EQ(meta->num_groups, 1u);
+    int64_t first = 0, step = 0;
+    EXPECT_FALSE(reader->EvenTimes(g, &first, &step));
+    // Two disjoint ranges of the series' rows (where it has enough).
+    const uint32_t n = g.rows;
+    std::vector<std::pair<uint32_t, uint32_t>> ranges = {{0, (n + 1) / 3}, {n / 2, n}};
+    if (ranges[0].second > ranges[1].first) ranges = {{0, n}};
+    DecodedColumn got;
+    ASSERT_TRUE(reader->ReadColumnRows(g, 0, ranges, &got).ok());
+    size_t k = 0;
+    for (const auto& [b, e] : ranges) {
+      for (uint32_t r = b; r < e; ++r, ++k) {
+        const ColumnBuffer& src = data.columns[0];
+        const bool valid = src.validity.empty() || src.validity[r] != 0;
+        ASSERT_EQ(got.validity.empty() || got.validity[k] != 0, valid) << id << " row " << r;
+        if (valid) EXPECT_EQ(Bits(got.f64[k]), src.bits[r]) << id << " row " << r;
+      }
+    }
+    EXPECT_EQ(got.f64.size(), k);
+  }
+  // The index codec round-trips packs too.
+  std::string bytes, again;
+  EncodeSegmentIndex(idx, &bytes);
+  SegmentIndex decoded;
+  ASSERT_TRUE(DecodeSegmentIndex(bytes, &decoded).ok());
+  EncodeSegmentIndex(decoded, &again);
+  EXPECT_EQ(bytes, again);
+  EXPECT_EQ(decoded.packs.size(), idx.packs.size());
+}
+
+// Packing is what makes a short series cheap: 10,000 series of 6 rows take a fraction of the
+// bytes they took with a row group each.
+TEST_F(SegmentTest, PackedShortSeriesCostAboutTheirRows) {
+  std::vector<std::pair<SeriesId, SortedSeries>> series;
+  for (SeriesId id = 0; id < 10000; ++id) {
+    SortedSeries d;
+    std::vector<std::optional<int64_t>> v;
+    for (int r = 0; r < 6; ++r) {
+      d.times.push_back(1686441600000000000 + r * 10000000000LL);
+      v.push_back(static_cast<int64_t>((id * 7 + r * 3) % 100));
+    }
+    d.columns = {ColumnBuffer{}, Ints(v)};
+    series.emplace_back(id, std::move(d));
+  }
+  const std::vector<SegmentColumn> columns = {{"f", ValueType::kFloat64}, {"i", ValueType::kInt64}};
+  SegmentIndex written;
+  auto unpacked = WriteAndOpen(columns, series, &written, 0);
+  ASSERT_NE(unpacked, nullptr);
+  const uint64_t unpacked_bytes = unpacked->file_size();
+  auto reader = WriteAndOpen(columns, series, &written, kPackedSeriesMaxRows);
+  ASSERT_NE(reader, nullptr);
+  ExpectRoundTrip(*reader, series);
+  EXPECT_EQ(reader->index().packs.size(), (60000 + kRowsPerGroup - 1) / kRowsPerGroup);
+  // Per series: an index entry of a few bytes, plus its 6 times and values.
+  EXPECT_LT(reader->file_size() * 4, unpacked_bytes)
+      << "bytes per series: packed " << reader->file_size() / 10000.0 << ", unpacked " << unpacked_bytes / 10000.0;
+  EXPECT_LT(reader->file_size(), 10000u * 24) << "bytes per series " << reader->file_size() / 10000.0;
 }
 
 TEST_F(SegmentTest, SeveralRowGroupsPerSeries) {

@@ -193,9 +193,111 @@ Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t r
   return Status::OK();
 }
 
+namespace {
+
+// Appends rows [0, n) of `src` (nullptr: a column the series lacks, all null) to `dst`, which
+// holds `have` rows; dst->type must be set.
+void AppendColumnRows(const ColumnBuffer* src, size_t n, size_t have, ColumnBuffer* dst) {
+  const bool is_string = dst->type == ValueType::kString;
+  const bool src_has = src != nullptr && src->type != ValueType::kNull;
+  const bool src_nulls = !src_has || !src->validity.empty();
+  if (src_nulls && dst->validity.empty()) dst->validity.assign(have, 1);
+  if (!src_has) {
+    if (is_string) dst->strings.resize(have + n); else dst->bits.resize(have + n, 0);
+    dst->validity.resize(have + n, 0);
+    dst->null_count += n;
+    return;
+  }
+  if (is_string) {
+    dst->strings.insert(dst->strings.end(), src->strings.begin(), src->strings.begin() + n);
+  } else {
+    dst->bits.insert(dst->bits.end(), src->bits.begin(), src->bits.begin() + n);
+  }
+  if (!src->validity.empty()) {
+    dst->validity.insert(dst->validity.end(), src->validity.begin(), src->validity.begin() + n);
+    dst->null_count += src->null_count;
+  } else if (!dst->validity.empty()) {
+    dst->validity.resize(have + n, 1);
+  }
+}
+
+}  // namespace
+
 Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
   GNOMON_CHECK(!data.times.empty());
   GNOMON_CHECK(index_.series.empty() || index_.series.back().id < id);
+  if (data.times.size() < pack_max_rows_) return AddToPack(id, data);
+  return AddSeriesGroups(id, data);
+}
+
+Status SegmentWriter::AddToPack(SeriesId id, const SortedSeries& data) {
+  const size_t n = data.times.size();
+  if (pack_.times.size() + n > kRowsPerGroup) GNOMON_RETURN_IF_ERROR(FlushPack());
+  const size_t have = pack_.times.size();
+  if (pack_.columns.size() != index_.columns.size()) {
+    pack_.columns.assign(index_.columns.size(), ColumnBuffer{});
+    for (size_t c = 0; c < index_.columns.size(); ++c) pack_.columns[c].type = index_.columns[c].type;
+  }
+  pack_.times.insert(pack_.times.end(), data.times.begin(), data.times.end());
+  for (size_t c = 0; c < pack_.columns.size(); ++c) {
+    AppendColumnRows(c < data.columns.size() ? &data.columns[c] : nullptr, n, have, &pack_.columns[c]);
+  }
+  RowGroupMeta group;  // its blocks' places come when the pack is written
+  group.rows = static_cast<uint32_t>(n);
+  group.min_time = data.times.front();
+  group.max_time = data.times.back();
+  group.pack = static_cast<uint32_t>(index_.packs.size());
+  group.pack_first_row = static_cast<uint32_t>(have);
+  SeriesMeta series;
+  series.id = id;
+  series.first_group = static_cast<uint32_t>(index_.groups.size());
+  series.num_groups = 1;
+  series.rows = group.rows;
+  series.min_time = group.min_time;
+  series.max_time = group.max_time;
+  pack_groups_.push_back(series.first_group);
+  index_.groups.push_back(group);
+  index_.series.push_back(series);
+  index_.rows += n;
+  index_.min_time = std::min(index_.min_time, series.min_time);
+  index_.max_time = std::max(index_.max_time, series.max_time);
+  return Status::OK();
+}
+
+Status SegmentWriter::FlushPack() {
+  const size_t rows = pack_.times.size();
+  if (rows == 0) return Status::OK();
+  PackMeta pack;
+  pack.rows = static_cast<uint32_t>(rows);
+  pack.first_column = static_cast<uint32_t>(index_.chunks.size());
+  scratch_.clear();
+  encoding::EncodeTimestamps(pack_.times, &scratch_);
+  GNOMON_RETURN_IF_ERROR(AppendBlock(scratch_, &pack.time_offset, &pack.time_length, &pack.time_crc));
+  for (size_t c = 0; c < index_.columns.size(); ++c) {
+    ColumnChunkMeta meta;
+    GNOMON_RETURN_IF_ERROR(WriteChunk(pack_.columns[c], 0, rows, encoding::ChunkLayout{}, &meta));
+    index_.chunks.push_back(meta);
+  }
+  for (uint32_t g : pack_groups_) {
+    RowGroupMeta& group = index_.groups[g];
+    group.time_offset = pack.time_offset;
+    group.time_length = pack.time_length;
+    group.time_crc = pack.time_crc;
+    group.first_column = pack.first_column;
+  }
+  index_.packs.push_back(pack);
+  pack_.times.clear();
+  for (ColumnBuffer& c : pack_.columns) {
+    c.bits.clear();
+    c.strings.clear();
+    c.validity.clear();
+    c.null_count = 0;
+  }
+  pack_groups_.clear();
+  return Status::OK();
+}
+
+Status SegmentWriter::AddSeriesGroups(SeriesId id, const SortedSeries& data) {
   const size_t n = data.times.size();
   SeriesMeta series;
   series.id = id;
@@ -276,6 +378,7 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
 }
 
 Status SegmentWriter::Finish(SegmentIndex* index_out) {
+  GNOMON_RETURN_IF_ERROR(FlushPack());
   std::string index_bytes;
   EncodeSegmentIndex(index_, &index_bytes);
   std::string footer;

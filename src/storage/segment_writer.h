@@ -21,7 +21,11 @@ class SegmentWriter {
                 std::vector<SegmentColumn> columns);
 
   Status Open();
-  // REQUIRES: ids ascending across calls; data.times strictly increasing; non-empty.
+  // Series of fewer rows than this are packed (default kPackedSeriesMaxRows; 0: none is). Call
+  // before the first AddSeries.
+  void set_pack_max_rows(uint32_t rows) { pack_max_rows_ = rows; }
+  // REQUIRES: ids ascending across calls; data.times strictly increasing; non-empty. A series of
+  // fewer than set_pack_max_rows() rows is packed (segment_format.h): held until its pack fills.
   Status AddSeries(SeriesId id, const SortedSeries& data);
   // Writes the index and footer, syncs and closes. The index describes what was written.
   Status Finish(SegmentIndex* index_out);
@@ -32,6 +36,11 @@ class SegmentWriter {
   Status AppendBlock(const std::string& block, uint64_t* offset, uint32_t* length, uint32_t* crc);
   Status WriteChunk(const ColumnBuffer& col, size_t begin, size_t rows, const encoding::ChunkLayout& layout,
                     ColumnChunkMeta* meta);
+  Status AddSeriesGroups(SeriesId id, const SortedSeries& data);
+  // Adds a short series' rows to the open pack (writing the pack first when they do not fit).
+  Status AddToPack(SeriesId id, const SortedSeries& data);
+  // Writes the open pack's blocks and completes its series' groups; no-op when it is empty.
+  Status FlushPack();
 
   port::Env* env_;
   std::string path_;
@@ -39,6 +48,10 @@ class SegmentWriter {
   uint64_t offset_ = 0;
   SegmentIndex index_;
   std::string scratch_;
+  // The open pack: its rows so far (columns as the segment's) and the groups of its series.
+  uint32_t pack_max_rows_ = kPackedSeriesMaxRows;
+  SortedSeries pack_;
+  std::vector<uint32_t> pack_groups_;
 };
 
 // Where integer blocks of a group of `rows` rows get seek points: at the group's hour-slice starts
@@ -58,8 +71,9 @@ uint32_t SliceHeadRows(const encoding::ChunkLayout& layout, const SliceInfo& sli
 void EncodeColumnStats(ValueType type, const ColumnStats& stats, std::string* out);
 bool DecodeColumnStats(ValueType type, std::string_view* in, ColumnStats* stats);
 
-// Serialises / parses the index section (shared by writer and reader; exposed for tests).
+// Serialises / parses the index section (shared by writer and reader; exposed for tests). The
+// writer writes kSegmentVersion; `version` is the file's (packs exist since version 5).
 void EncodeSegmentIndex(const SegmentIndex& index, std::string* out);
-Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index);
+Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t version = kSegmentVersion);
 
 }  // namespace gnomon::storage

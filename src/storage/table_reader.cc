@@ -555,7 +555,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
         continue;
       }
       const bool whole = group.min_time >= spec.min_time && group.max_time <= spec.max_time;
-      if (spec.offer_stats && whole) {
+      // A packed series' chunk statistics are its pack's: only its rows describe it.
+      if (spec.offer_stats && whole && !group.packed()) {
         BlockStatsView view;
         view.series = id;
         view.rows = group.rows;
