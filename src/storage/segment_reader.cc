@@ -1,9 +1,10 @@
 #include "src/storage/segment_reader.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstring>
+#include <list>
+#include <unordered_map>
 
 #include "src/base/coding.h"
 #include "src/base/crc32c.h"
@@ -20,21 +21,62 @@ uint64_t NextReaderUid() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Decoded pack columns, per thread: scans read series in id order, so the series of one pack come
-// one after another and each pack column is decoded once, not once per series. Big enough for
-// every column of a wide table's pack plus its times.
-struct PackCacheEntry {
-  uint64_t reader = 0;  // 0: empty
-  uint32_t pack = 0;
-  int column = 0;       // -1: the time block
-  uint64_t last_use = 0;
-  DecodedColumn values;
+// Decoded pack columns, per thread, least recently used evicted past a byte budget: scans read
+// series in id order, so the series of one pack come one after another and each pack column is
+// decoded once, not once per series; a compaction reads each series from every input segment in
+// turn, so it needs every input's current pack columns at once (12 inputs × 11 columns ≈ 10 MB).
+struct PackKey {
+  uint64_t reader;
+  uint32_t pack;
+  int column;  // -1: the time block
+  bool operator==(const PackKey&) const = default;
 };
-constexpr size_t kPackCacheEntries = 32;
+struct PackKeyHash {
+  size_t operator()(const PackKey& k) const {
+    return std::hash<uint64_t>()(k.reader * 0x9E3779B97F4A7C15ull ^ (uint64_t{k.pack} << 8) ^
+                                 static_cast<uint64_t>(k.column + 1));
+  }
+};
+constexpr size_t kPackCacheBytes = 32 << 20;
 
-struct PackCache {
-  std::array<PackCacheEntry, kPackCacheEntries> entries;
-  uint64_t clock = 0;
+size_t DecodedBytes(const DecodedColumn& c) {
+  return c.i64.capacity() * 8 + c.f64.capacity() * 8 + c.u64.capacity() * 8 + c.b.capacity() +
+         c.str.capacity() * sizeof(std::string_view) + c.arena.capacity() + c.validity.capacity();
+}
+
+class PackCache {
+ public:
+  const DecodedColumn* Find(const PackKey& key) {
+    auto it = index_.find(key);
+    if (it == index_.end()) return nullptr;
+    lru_.splice(lru_.begin(), lru_, it->second);  // most recent first
+    return &it->second->second;
+  }
+  // A fresh slot for `key` (absent), to decode into in place: a string column's views point
+  // into its own arena, which must not move. Then Commit (or Drop, when decoding failed).
+  DecodedColumn* Emplace(const PackKey& key) {
+    lru_.emplace_front(key, DecodedColumn{});
+    index_[key] = lru_.begin();
+    return &lru_.front().second;
+  }
+  // Counts the newest slot's bytes and evicts the least recently used past the budget.
+  void Commit() {
+    bytes_ += DecodedBytes(lru_.front().second);
+    while (bytes_ > kPackCacheBytes && lru_.size() > 1) {
+      bytes_ -= DecodedBytes(lru_.back().second);
+      index_.erase(lru_.back().first);
+      lru_.pop_back();
+    }
+  }
+  void Drop(const PackKey& key) {
+    lru_.erase(index_.at(key));
+    index_.erase(key);
+  }
+
+ private:
+  std::list<std::pair<PackKey, DecodedColumn>> lru_;
+  std::unordered_map<PackKey, std::list<std::pair<PackKey, DecodedColumn>>::iterator, PackKeyHash> index_;
+  size_t bytes_ = 0;
 };
 
 PackCache& ThreadPackCache() {
@@ -485,16 +527,8 @@ Status SegmentReader::PackColumn(const RowGroupMeta& group, int column, const De
     return Status::Corruption("segment " + path_ + ": packed series outside its pack");
   }
   PackCache& cache = ThreadPackCache();
-  ++cache.clock;
-  PackCacheEntry* victim = &cache.entries[0];
-  for (PackCacheEntry& e : cache.entries) {
-    if (e.reader == uid_ && e.pack == group.pack && e.column == column) {
-      e.last_use = cache.clock;
-      *out = &e.values;
-      return Status::OK();
-    }
-    if (e.last_use < victim->last_use) victim = &e;
-  }
+  const PackKey key{uid_, group.pack, column};
+  if ((*out = cache.Find(key)) != nullptr) return Status::OK();
   // The pack read as an ordinary group of its own.
   RowGroupMeta whole;
   whole.rows = p.rows;
@@ -502,21 +536,20 @@ Status SegmentReader::PackColumn(const RowGroupMeta& group, int column, const De
   whole.time_length = p.time_length;
   whole.time_crc = p.time_crc;
   whole.first_column = p.first_column;
-  victim->reader = 0;  // empty until decoded
+  DecodedColumn* values = cache.Emplace(key);
   Status s;
   if (column < 0) {
-    victim->values.Clear();
-    victim->values.type = ValueType::kInt64;
-    s = ReadTimes(whole, &victim->values.i64);
+    values->type = ValueType::kInt64;
+    s = ReadTimes(whole, &values->i64);
   } else {
-    s = ReadColumn(whole, static_cast<size_t>(column), &victim->values);
+    s = ReadColumn(whole, static_cast<size_t>(column), values);
   }
-  GNOMON_RETURN_IF_ERROR(s);
-  victim->reader = uid_;
-  victim->pack = group.pack;
-  victim->column = column;
-  victim->last_use = cache.clock;
-  *out = &victim->values;
+  if (!s.ok()) {
+    cache.Drop(key);
+    return s;
+  }
+  cache.Commit();
+  *out = values;
   return Status::OK();
 }
 
