@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Ingest, memory, storage and a few queries at one fleet size (docs/benchmarks.md, "High
+# cardinality"):
+#   scripts/cardinality_bench.sh SERVER_BINARY SCALE END LABEL
+# e.g. scripts/cardinality_bench.sh build/gnomon 100000 2023-06-11T00:10:00Z after-100k
+# Generates cpu-only SCALE hosts from 2023-06-11T00:00:00Z to END (10 s interval) into a file
+# once, starts SERVER_BINARY on an empty directory (default settings, fsync on), loads the file
+# with `gnomon bench load --workers 4 --batch-size 10000` on the same machine, then times a
+# one-host query and count(*), stops the server cleanly, and prints one line of figures.
+# WORK (default bench-results/cardinality) holds the data files; LOADER (default build/gnomon)
+# generates and loads; PORT (default 4317).
+set -euo pipefail
+bin=$1; scale=$2; end=$3; label=$4
+work=${WORK:-bench-results/cardinality}; loader=${LOADER:-build/gnomon}; port=${PORT:-4317}
+mkdir -p "$work"
+data=$work/cpu-$scale-$end.lp
+if [ ! -f "$data" ]; then
+  "$loader" bench generate-data --use-case cpu-only --scale "$scale" --seed 123 \
+    --timestamp-start 2023-06-11T00:00:00Z --timestamp-end "$end" --log-interval 10s --out "$data" 2>/dev/null
+fi
+dir=$work/data-$label; rm -rf "$dir"; mkdir -p "$dir"
+"$bin" server --data-dir "$dir" --http-addr 127.0.0.1:$port > "$work/server-$label.log" 2>&1 &
+pid=$!
+sleep 1
+hwm=$work/hwm-$label
+echo 0 > "$hwm"
+( while kill -0 $pid 2>/dev/null; do
+    r=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
+    if [ -n "$r" ] && [ "$r" -gt "$(cat "$hwm")" ]; then echo "$r" > "$hwm"; fi
+    sleep 1
+  done ) &
+t0=$(date +%s.%N)
+"$loader" bench load --url http://127.0.0.1:$port --file "$data" --workers 4 --batch-size 10000 \
+  --create-db --reporting-period 0s --no-progress --json "$work/load-$label.json" > "$work/load-$label.out" 2>&1
+t1=$(date +%s.%N)
+cpu_ticks=$(awk '{print $14+$15}' /proc/$pid/stat)
+q() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$port/v1/sql?db=benchmark" --data-urlencode "sql=$1"; }
+one="SELECT max(usage_user) FROM cpu WHERE hostname='host_7' AND time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:01:00Z'"
+q1=$(q "$one"); q2=$(q "$one")
+qc=$(q "SELECT count(*) FROM cpu")
+ts=$(date +%s.%N)
+kill -TERM $pid; wait $pid || true
+te=$(date +%s.%N)
+rows=$(grep -o '"rowCount":[0-9]*' "$work/load-$label.json" | grep -o '[0-9]*$')
+seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
+awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" \
+    -v seg="$seg" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
+  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
+    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, h / 1024, seg / (r * 10), q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
