@@ -65,6 +65,18 @@ class EngineTest : public ::testing::Test {
     Write(batch);
   }
 
+  // Flushes, then scans column u of every series of cpu offering block statistics, which `c`
+  // accepts.
+  void FlushAndScanOfferingStats(CollectingConsumer* c, ScanMetrics* metrics) {
+    ASSERT_TRUE(engine_->Flush().ok());
+    auto reader = engine_->OpenTable("db", "cpu");
+    ASSERT_TRUE(reader.ok());
+    c->accept_stats = true;
+    ScanSpec spec = AllSeries(**reader, {"u"});
+    spec.offer_stats = true;
+    ASSERT_TRUE((*reader)->Scan(spec, c, metrics).ok());
+  }
+
   TempDir dir_;
   std::unique_ptr<Engine> engine_;
 };
@@ -327,15 +339,9 @@ TEST_F(EngineTest, PredicateScanSkipsHoursTheirStatisticsRuleOut) {
 
 TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {
   WriteGrid(100);  // series long enough to have row groups of their own (not packed)
-  ASSERT_TRUE(engine_->Flush().ok());
-  auto reader = engine_->OpenTable("db", "cpu");
-  ASSERT_TRUE(reader.ok());
   CollectingConsumer c;
-  c.accept_stats = true;
-  ScanSpec spec = AllSeries(**reader, {"u"});
-  spec.offer_stats = true;
   ScanMetrics metrics;
-  ASSERT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+  FlushAndScanOfferingStats(&c, &metrics);
   ASSERT_EQ(c.stats_blocks.size(), 3u);
   EXPECT_EQ(metrics.blocks_from_stats, 3u);
   const BlockStatsView& s = c.stats_blocks[1];
@@ -350,15 +356,9 @@ TEST_F(EngineTest, BlockStatsOfferedForWholeBlocks) {
 // delivers their rows, and every aggregate over them comes out exact.
 TEST_F(EngineTest, PackedSeriesOfferRowsNotStatistics) {
   WriteGrid(20);
-  ASSERT_TRUE(engine_->Flush().ok());
-  auto reader = engine_->OpenTable("db", "cpu");
-  ASSERT_TRUE(reader.ok());
   CollectingConsumer c;
-  c.accept_stats = true;
-  ScanSpec spec = AllSeries(**reader, {"u"});
-  spec.offer_stats = true;
   ScanMetrics metrics;
-  ASSERT_TRUE((*reader)->Scan(spec, &c, &metrics).ok());
+  FlushAndScanOfferingStats(&c, &metrics);
   EXPECT_TRUE(c.stats_blocks.empty());
   EXPECT_EQ(metrics.blocks_from_stats, 0u);
   ASSERT_EQ(c.rows.size(), 3u);
