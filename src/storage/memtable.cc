@@ -37,15 +37,41 @@ uint64_t ValueBits(const FieldValue& v, ValueType type) {
   }
 }
 
+// Heap bytes a vector holds, with the allocator's per-block overhead.
+constexpr size_t kAllocOverhead = 16;
+template <typename T>
+size_t HeapBytes(const std::vector<T>& v) {
+  return v.capacity() == 0 ? 0 : v.capacity() * sizeof(T) + kAllocOverhead;
+}
+
 }  // namespace
 
-SeriesBuffer& Memtable::Slot(SeriesId series) {
-  if (series >= series_.size()) series_.resize(series + 1);
-  auto& slot = series_[series];
-  if (!slot) {
-    slot = std::make_unique<SeriesBuffer>();
-    bytes_ += sizeof(SeriesBuffer) + 64;
+size_t Memtable::Footprint(const SeriesBuffer& buf) {
+  size_t bytes = sizeof(SeriesBuffer) + kAllocOverhead +
+                 HeapBytes(buf.times) + HeapBytes(buf.columns);
+  for (const ColumnBuffer& c : buf.columns) {
+    bytes += HeapBytes(c.bits) + HeapBytes(c.validity) + HeapBytes(c.strings);
   }
+  return bytes;  // string values' own heap bytes are counted as they are stored (StringBytes)
+}
+
+namespace {
+
+// Heap bytes of a string value beyond std::string's inline buffer.
+size_t StringBytes(std::string_view s) { return s.size() > 15 ? s.size() + 1 + kAllocOverhead : 0; }
+
+}  // namespace
+
+SeriesBuffer& Memtable::Slot(SeriesId series, bool* created) {
+  if (series >= series_.size()) {
+    // The slot table itself grows by doubling; count what it holds as it grows.
+    const size_t old_capacity = series_.capacity();
+    series_.resize(series + 1);
+    bytes_ += (series_.capacity() - old_capacity) * sizeof(series_[0]);
+  }
+  auto& slot = series_[series];
+  *created = !slot;
+  if (!slot) slot = std::make_unique<SeriesBuffer>();
   return *slot;
 }
 
@@ -75,18 +101,25 @@ void Memtable::Prefetch(SeriesId series, int step) const {
 void Memtable::AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
                           const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   if (rows.empty()) return;
-  SeriesBuffer& buf = Slot(series);
+  bool created = false;
+  SeriesBuffer& buf = Slot(series, &created);
+  // Memory is counted as the buffers hold it (capacities and allocations, not values), so that
+  // the budget bounds what the process holds even for series of a row or two.
+  const size_t before = created ? 0 : Footprint(buf);
   // A series seen before usually has its columns already: the whole run goes column-wise.
-  if (AppendUniformRows(buf, batch, rows, field_ids)) return;
-  // Else the first row goes through Append: it creates and types the columns the run needs.
-  const Row& first = batch.rows()[rows[0]];
-  Append(series, first.time, batch, first, field_ids, schema);
-  rows = rows.subspan(1);
-  if (rows.empty() || AppendUniformRows(buf, batch, rows, field_ids)) return;
-  for (uint32_t r : rows) {
-    const Row& row = batch.rows()[r];
-    Append(series, row.time, batch, row, field_ids, schema);
+  if (!AppendUniformRows(buf, batch, rows, field_ids)) {
+    // Else the first row goes on its own: it creates and types the columns the run needs.
+    const Row& first = batch.rows()[rows[0]];
+    AppendRow(buf, first.time, batch, first, field_ids, schema);
+    rows = rows.subspan(1);
+    if (!rows.empty() && !AppendUniformRows(buf, batch, rows, field_ids)) {
+      for (uint32_t r : rows) {
+        const Row& row = batch.rows()[r];
+        AppendRow(buf, row.time, batch, row, field_ids, schema);
+      }
+    }
   }
+  bytes_ += Footprint(buf) - before;
 }
 
 bool Memtable::AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
@@ -159,14 +192,21 @@ bool Memtable::AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
     for (size_t i = 0; i < n; ++i) out[i] = ValueBits(values[all[rows[i]].value_begin + j], type);
     if (!col.validity.empty()) col.validity.resize(base + n, 1);  // nulls earlier, none here
   }
-  bytes_ += 8 * n * (k + 1);
   rows_ += n;
   return true;
 }
 
 void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
                       const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
-  SeriesBuffer& buf = Slot(series);
+  bool created = false;
+  SeriesBuffer& buf = Slot(series, &created);
+  const size_t before = created ? 0 : Footprint(buf);
+  AppendRow(buf, time, batch, row, field_ids, schema);
+  bytes_ += Footprint(buf) - before;
+}
+
+void Memtable::AppendRow(SeriesBuffer& buf, int64_t time, const TableBatch& batch, const Row& row,
+                         const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   if (!buf.times.empty() && time <= buf.times.back()) buf.sorted = false;
   buf.times.push_back(time);
   const size_t rows = buf.times.size();
@@ -174,7 +214,6 @@ void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, co
   buf.max_time = std::max(buf.max_time, time);
   min_time_ = std::min(min_time_, time);
   max_time_ = std::max(max_time_, time);
-  bytes_ += 8;
 
   // Columns that got this row's value; when it is every typed column (the usual case: a series'
   // rows name the same fields), no column needs a null for the row.
@@ -192,13 +231,13 @@ void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, co
     if (col.type == ValueType::kString) {
       std::string_view s = batch.StringValue(v);
       if (col.strings.size() == rows) {  // the field twice in one row: the last value wins
-        bytes_ += s.size();
+        bytes_ += StringBytes(s);
         col.strings.back() = s;
         continue;
       }
       PadColumn(&col, rows - 1);
       col.strings.emplace_back(s);
-      bytes_ += sizeof(std::string) + s.size();
+      bytes_ += StringBytes(s);
     } else {
       if (col.bits.size() == rows) {
         col.bits.back() = ValueBits(v, col.type);
@@ -206,7 +245,6 @@ void Memtable::Append(SeriesId series, int64_t time, const TableBatch& batch, co
       }
       if (col.bits.size() + 1 != rows) PadColumn(&col, rows - 1);
       col.bits.push_back(ValueBits(v, col.type));
-      bytes_ += 8;
     }
     if (!col.validity.empty()) col.validity.push_back(1);
     ++filled;

@@ -108,7 +108,12 @@ class Memtable {
   void DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time);
 
  private:
-  SeriesBuffer& Slot(SeriesId series);
+  SeriesBuffer& Slot(SeriesId series, bool* created);
+  // Heap bytes `buf` holds in its vectors (capacities), with its own allocation.
+  static size_t Footprint(const SeriesBuffer& buf);
+  // Append's work on the series' buffer, without the memory accounting.
+  void AppendRow(SeriesBuffer& buf, int64_t time, const TableBatch& batch, const Row& row,
+                 const std::vector<ColumnId>& field_ids, const TableSchema& schema);
   // The time order of the first `n` rows of `buf`, from its cache or computed (and cached).
   std::shared_ptr<const TimeOrder> OrderOf(const SeriesBuffer& buf, size_t n) const;
   // AppendRows' column-wise path; false (nothing changed) when the rows do not qualify.

@@ -107,7 +107,7 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
   return Status::OK();
 }
 
-void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
+size_t Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
   const auto& rows = batch.rows();
   const size_t num_series = batch.series().size();
   const bool any_rejected = !prepared.row_rejected.empty();
@@ -137,6 +137,7 @@ void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
   constexpr size_t kAhead[3] = {12, 8, 4};
   const FieldValue* values = batch.values().data();
   std::unique_lock lock(mu_);
+  const size_t bytes_before = active_->ApproximateBytes();
   for (size_t s = 0; s < num_series; ++s) {
     for (int step = 0; step < 3; ++step) {
       if (s + kAhead[step] < num_series) {
@@ -162,6 +163,7 @@ void Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
       }
     }
   }
+  return active_->ApproximateBytes() - bytes_before;
 }
 
 size_t Table::MemtableBytes() const {

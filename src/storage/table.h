@@ -52,10 +52,11 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::string& dir_name() const { return dir_name_; }
 
   // Write path. Prepare resolves schema and series (adding new columns and series); Apply puts
-  // the rows into the memtable and the last-value cache.
+  // the rows into the memtable and the last-value cache, and returns the bytes the memtable grew
+  // by (Memtable::ApproximateBytes: what its buffers hold).
   Status Prepare(const TableBatch& batch, bool accept_partial, PreparedTable* out,
                  std::vector<RowError>* rejected);
-  void Apply(const TableBatch& batch, const PreparedTable& prepared);
+  size_t Apply(const TableBatch& batch, const PreparedTable& prepared);
   size_t MemtableBytes() const;
 
   // Flush path (table_flush.cc).
