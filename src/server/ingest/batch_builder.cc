@@ -265,7 +265,9 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
       tags.reserve(tags_.size());
       for (const ParsedTag& t : tags_) {
         tags.push_back(storage::Tag{std::string(t.key), std::string(t.value)});
-        table->tag_keys.emplace(t.key);
+        // Look first: emplace would build (and allocate) a node only to drop it, and the keys
+        // are nearly always known.
+        if (!table->tag_keys.contains(t.key)) table->tag_keys.emplace(t.key);
       }
       series = tb->AddSeries(std::move(tags));
       table->series.emplace(canonical_, series);
