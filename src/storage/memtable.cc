@@ -222,7 +222,12 @@ void Memtable::AppendRow(SeriesBuffer& buf, int64_t time, const TableBatch& batc
   for (uint32_t i = 0; i < row.value_count; ++i) {
     const FieldValue& v = values[i];
     ColumnId col_id = field_ids[v.field];
-    if (col_id >= buf.columns.size()) buf.columns.resize(col_id + 1);
+    if (col_id >= buf.columns.size()) {
+      // Room for every column the schema has now, at once: grown one column at a time, a row
+      // of ten fields left capacity for sixteen headers (88 bytes each) in every series.
+      if (buf.columns.capacity() <= col_id) buf.columns.reserve(std::max<size_t>(schema.fields().size(), col_id + 1));
+      buf.columns.resize(col_id + 1);
+    }
     ColumnBuffer& col = buf.columns[col_id];
     if (col.type == ValueType::kNull) {
       col.type = schema.fields()[col_id].type;
