@@ -262,13 +262,18 @@ class PartitionedSegmentWriter {
   SortedSeries part_;
 };
 
+// A schema's fields as a segment's column list (a segment's ColumnIds are the table's).
+std::vector<SegmentColumn> SegmentColumnsOf(const TableSchema& schema) {
+  std::vector<SegmentColumn> columns;
+  for (const FieldColumn& f : schema.fields()) columns.push_back(SegmentColumn{f.name, f.type});
+  return columns;
+}
+
 }  // namespace
 
 std::vector<SegmentColumn> Table::SegmentColumns() const {
   std::shared_lock lock(mu_);
-  std::vector<SegmentColumn> columns;
-  for (const FieldColumn& f : schema_.fields()) columns.push_back(SegmentColumn{f.name, f.type});
-  return columns;
+  return SegmentColumnsOf(schema_);
 }
 
 Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<uint64_t()>& next_file,
@@ -318,8 +323,7 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     last_flush = last_flush_;
     schema = schema_;
   }
-  std::vector<SegmentColumn> columns;
-  for (const FieldColumn& f : schema.fields()) columns.push_back(SegmentColumn{f.name, f.type});
+  const std::vector<SegmentColumn> columns = SegmentColumnsOf(schema);
   for (auto& [pstart, inputs] : by_partition) {
     if (inputs.size() < 2) continue;
     const auto flushed = last_flush.find(pstart);
