@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "src/base/result.h"
 #include "src/base/status.h"
+#include "src/index/series_key.h"
 #include "src/port/env.h"
 #include "src/storage/scan.h"
 #include "src/storage/write_batch.h"
@@ -86,6 +88,21 @@ struct EngineStats {
   uint64_t wal_bytes = 0;
 };
 
+// Read access to one table's series registry, for the ingest layer to name series by id before
+// a write (TableBatch::AddResolvedSeries): a series that already exists then costs the parse of
+// its key and one look-up, not a tag set built per request, and its WAL record names it by id.
+// Holds the table open; thread-safe.
+class SeriesResolver {
+ public:
+  virtual ~SeriesResolver() = default;
+  // The table instance ids belong to (TableBatch::set_table_instance).
+  virtual const std::string& table_instance() const = 0;
+  // The id of the series with these canonical tags, if it exists; `hash` is
+  // index::HashSeriesKey(canonical_tags).
+  virtual std::optional<SeriesId> Find(uint64_t hash,
+                                       std::span<const index::TagRef> canonical_tags) const = 0;
+};
+
 class Engine {
  public:
   // Opens (creating if needed) the data directory, replays WALs, rebuilds caches.
@@ -109,6 +126,15 @@ class Engine {
   virtual Status DeleteRows(const std::string& database, const std::string& table,
                             const std::optional<std::vector<SeriesId>>& series, int64_t min_time,
                             int64_t max_time) = 0;
+
+  // A resolver for the series of `table` in `database`; nullptr when the table does not exist
+  // yet (its first write creates it). The default serves test doubles: they resolve nothing.
+  virtual std::unique_ptr<SeriesResolver> NewSeriesResolver(const std::string& database,
+                                                            const std::string& table) {
+    (void)database;
+    (void)table;
+    return nullptr;
+  }
 
   // A consistent read view of one table (memtables + segments at the time of the call).
   virtual Result<std::unique_ptr<TableReader>> OpenTable(const std::string& database,

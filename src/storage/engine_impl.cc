@@ -121,7 +121,7 @@ Status EngineImpl::Recover() {
 Status EngineImpl::ApplyRecord(std::string_view record) {
   if (record.empty()) return Status::Corruption("empty WAL record");
   auto type = static_cast<WalRecordType>(record[0]);
-  if (type == WalRecordType::kWriteBatch) {
+  if (type == WalRecordType::kWriteBatch || type == WalRecordType::kWriteBatchById) {
     WriteBatch batch;
     GNOMON_RETURN_IF_ERROR(DecodeWriteBatch(record, &batch));
     WriteOutcome outcome;
@@ -147,7 +147,6 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
   if (auto t = FindTable(database, table)) return t;
   if (!create) return Status::NotFound("table " + table + " not found in database " + database);
   GNOMON_RETURN_IF_ERROR(ValidateName("table", table));
-  bool new_database = false;
   std::shared_ptr<Table> result;
   {
     std::unique_lock lock(dbs_mu_);
@@ -159,7 +158,6 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
       db->dir_name = EscapeFileName(database) + "-" + std::to_string(NextFileNumber());
       db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), db->dir_name);
       db_it = databases_.emplace(database, std::move(db)).first;
-      new_database = true;
     }
     Database& db = *db_it->second;
     auto t = db.tables.find(table);
@@ -169,10 +167,14 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
                                                 dir_name, nullptr, stats_budget_));
     db.tables.emplace(table, result);
   }
-  // A database created by a write is recorded at once (tables reach the manifest at flush; the
-  // WAL recreates them until then).
-  if (new_database && !replaying_) GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+  // The writer records the new table in the manifest before its WAL record (ApplyBatch).
   return result;
+}
+
+std::unique_ptr<SeriesResolver> EngineImpl::NewSeriesResolver(const std::string& database,
+                                                              const std::string& table) {
+  auto t = FindTable(database, table);
+  return t == nullptr ? nullptr : t->NewSeriesResolver();
 }
 
 Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptions& options) {
@@ -197,52 +199,38 @@ Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptio
 Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& options, bool log,
                               WriteOutcome* outcome) {
   WriterSection writer(&gate_);
+  // tables[i] is null for a replayed table batch whose table instance was dropped since.
   std::vector<std::shared_ptr<Table>> tables;
   std::vector<PreparedTable> prepared(batch.tables().size());
-  bool any_rejected = false;
+  std::vector<ResolvedTable> resolved(batch.tables().size());
   for (size_t i = 0; i < batch.tables().size(); ++i) {
     const TableBatch& tb = *batch.tables()[i];
     GNOMON_ASSIGN_OR_RETURN(auto table, GetOrCreateTable(batch.database(), tb.name(), true));
+    if (tb.has_resolved_series() && tb.table_instance() != table->dir_name()) {
+      if (!replaying_) {
+        return Status::Aborted("table " + tb.name() + " was dropped while this write was being "
+                               "prepared; nothing was written, send it again");
+      }
+      tables.push_back(nullptr);  // rows of a dropped instance: the drop record came before
+      continue;
+    }
     GNOMON_RETURN_IF_ERROR(
         table->Prepare(tb, options.accept_partial, &prepared[i], &outcome->rejected));
-    any_rejected |= !prepared[i].row_rejected.empty();
+    resolved[i] = ResolvedTable{table->dir_name(), prepared[i].series_ids, prepared[i].row_rejected};
     tables.push_back(std::move(table));
   }
   if (log) {
+    // The record names series by id in a table's registry: replay must find the table's
+    // directory through the manifest, and its series in the registry. So a table new since the
+    // last manifest save is recorded first, and each registry makes its series durable (a no-op
+    // unless some were created since its last sync, by this writer or another).
+    for (const auto& table : tables) {
+      if (table != nullptr && !table->in_manifest()) GNOMON_RETURN_IF_ERROR(SaveManifestNow());
+      if (table != nullptr) GNOMON_RETURN_IF_ERROR(table->SyncRegistry());
+    }
     thread_local std::string record;
     record.clear();
-    if (!any_rejected) {
-      EncodeWriteBatch(batch, &record);
-    } else {
-      // Log only the rows that will be applied.
-      WriteBatch kept(batch.database());
-      for (size_t i = 0; i < batch.tables().size(); ++i) {
-        const TableBatch& tb = *batch.tables()[i];
-        TableBatch* out = kept.Table(tb.name());
-        for (const TagSet& tags : tb.series()) out->AddSeries(tags);
-        std::vector<uint32_t> field_map(tb.fields().size());
-        for (size_t f = 0; f < tb.fields().size(); ++f) {
-          out->FindOrAddField(tb.fields()[f].name, tb.fields()[f].type, &field_map[f]);
-        }
-        for (size_t r = 0; r < tb.rows().size(); ++r) {
-          if (!prepared[i].row_rejected.empty() && prepared[i].row_rejected[r]) continue;
-          const Row& row = tb.rows()[r];
-          out->BeginRow(row.series, row.time, row.line);
-          for (uint32_t k = 0; k < row.value_count; ++k) {
-            const FieldValue& v = tb.values()[row.value_begin + k];
-            uint32_t f = field_map[v.field];
-            switch (tb.fields()[v.field].type) {
-              case ValueType::kFloat64: out->AddFloat(f, v.f64); break;
-              case ValueType::kInt64: out->AddInt(f, v.i64); break;
-              case ValueType::kUInt64: out->AddUInt(f, v.u64); break;
-              case ValueType::kBool: out->AddBool(f, v.b); break;
-              default: out->AddString(f, tb.StringValue(v)); break;
-            }
-          }
-        }
-      }
-      EncodeWriteBatch(kept, &record);
-    }
+    EncodeWriteBatchById(batch, resolved, &record);
     bool sync = options.sync && options_.wal_sync == WalSyncMode::kFsync;
     auto lsn = wal_->Append(record, sync);
     if (record.capacity() > kKeepRecordBufferBytes) std::string().swap(record);
@@ -251,6 +239,7 @@ Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& optio
   size_t rows = 0;
   size_t bytes = 0;
   for (size_t i = 0; i < tables.size(); ++i) {
+    if (tables[i] == nullptr) continue;
     const TableBatch& tb = *batch.tables()[i];
     // What the memtable's buffers grew by, allocations and slack included: a series' first row
     // costs its buffers (~1.9 KB for ten fields), so the budget bounds memory at any series count.
@@ -276,6 +265,7 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
         std::unique_lock lock(dbs_mu_);
         auto it = databases_.find(record.database);
         if (it == databases_.end()) return Status::OK();
+        if (!record.instance.empty() && record.instance != it->second->dir_name) return Status::OK();
         db = std::move(it->second);
         databases_.erase(it);
       }
@@ -290,6 +280,8 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
         if (it == databases_.end()) return Status::OK();
         auto t = it->second->tables.find(record.table);
         if (t == it->second->tables.end()) return Status::OK();
+        // Replay: the table was dropped and created again since this record.
+        if (!record.instance.empty() && record.instance != t->second->dir_name()) return Status::OK();
         table = t->second;
         it->second->tables.erase(t);
       }
@@ -299,6 +291,7 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
     case WalRecordType::kDeleteRows: {
       auto table = FindTable(record.database, record.table);
       if (table == nullptr) return Status::OK();
+      if (!record.instance.empty() && record.instance != table->dir_name()) return Status::OK();
       Status s = table->DeleteRows(record.all_series ? nullptr : &record.series, record.min_time,
                                    record.max_time, [this] { return NextFileNumber(); });
       GNOMON_RETURN_IF_ERROR(s);
@@ -336,6 +329,12 @@ Status EngineImpl::DropDatabase(const std::string& name) {
   record.type = WalRecordType::kDropDatabase;
   record.database = name;
   ExclusiveSection exclusive(&gate_);
+  {
+    std::shared_lock lock(dbs_mu_);
+    auto it = databases_.find(name);
+    if (it == databases_.end()) return Status::NotFound("database " + name + " not found");
+    record.instance = it->second->dir_name;
+  }
   std::string bytes;
   EncodeControlRecord(record, &bytes);
   GNOMON_RETURN_IF_ERROR(wal_->Append(bytes, true).status());
@@ -343,14 +342,14 @@ Status EngineImpl::DropDatabase(const std::string& name) {
 }
 
 Status EngineImpl::DropTable(const std::string& database, const std::string& table) {
-  if (FindTable(database, table) == nullptr) {
-    return Status::NotFound("table " + table + " not found in database " + database);
-  }
+  ExclusiveSection exclusive(&gate_);
+  auto t = FindTable(database, table);
+  if (t == nullptr) return Status::NotFound("table " + table + " not found in database " + database);
   ControlRecord record;
   record.type = WalRecordType::kDropTable;
   record.database = database;
   record.table = table;
-  ExclusiveSection exclusive(&gate_);
+  record.instance = t->dir_name();
   std::string bytes;
   EncodeControlRecord(record, &bytes);
   GNOMON_RETURN_IF_ERROR(wal_->Append(bytes, true).status());
@@ -375,6 +374,7 @@ Status EngineImpl::DeleteRows(const std::string& database, const std::string& ta
   }
   record.min_time = min_time;
   record.max_time = max_time;
+  record.instance = t->dir_name();
   ExclusiveSection exclusive(&gate_);
   // The record names series ids: they must be durable before the record is.
   GNOMON_RETURN_IF_ERROR(t->SyncRegistry());
@@ -442,6 +442,7 @@ Status EngineImpl::SaveManifestLocked() {
   // this runs (by a concurrent compaction) stay for the next save: deleting them now could leave
   // the manifest on disk naming a file that is gone.
   std::vector<std::string> removable;
+  std::vector<std::shared_ptr<Table>> listed;
   {
     std::shared_lock lock(dbs_mu_);
     for (const auto& [name, db] : databases_) {
@@ -454,7 +455,10 @@ Status EngineImpl::SaveManifestLocked() {
       mdb.name = name;
       mdb.dir_name = db->dir_name;
       mdb.retention_ns = db->retention_ns;
-      for (const auto& [tname, t] : db->tables) mdb.tables.push_back(t->ToManifest());
+      for (const auto& [tname, t] : db->tables) {
+        mdb.tables.push_back(t->ToManifest());
+        listed.push_back(t);
+      }
       m.databases.push_back(std::move(mdb));
     }
   }
@@ -463,6 +467,7 @@ Status EngineImpl::SaveManifestLocked() {
   m.wal_first_live_segment = wal_first_live_segment_.load();
   // On failure the files stay: unlisted segments are removed at the next start.
   GNOMON_RETURN_IF_ERROR(SaveManifest(env_, options_.data_dir, m));
+  for (const auto& t : listed) t->set_in_manifest();
   for (const std::string& path : removable) {
     Status s = env_->RemoveFile(path);
     if (!s.ok()) GNOMON_LOG_WARN("could not remove obsolete segment: {}", s.ToString());

@@ -49,6 +49,8 @@ class EngineImpl final : public Engine {
                     int64_t max_time) override;
   Result<std::unique_ptr<TableReader>> OpenTable(const std::string& database,
                                                  const std::string& table) override;
+  std::unique_ptr<SeriesResolver> NewSeriesResolver(const std::string& database,
+                                                    const std::string& table) override;
   Status Flush() override;
   Status Compact() override;
   Status ApplyRetention() override;  // engine_maintenance.cc

@@ -15,9 +15,6 @@
 
 namespace gnomon::storage {
 
-// Identifies a series within its table; dense, assigned in first-write order, persistent.
-using SeriesId = uint32_t;
-
 struct TableInfo;
 
 // A typed column of a ColumnBatch; exactly one of the data pointers is set, per `type`.

@@ -16,7 +16,11 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
   std::shared_ptr<Table> table(new Table(env, std::move(name), dir, std::move(dir_name), std::move(stats_budget)));
   GNOMON_ASSIGN_OR_RETURN(table->registry_,
                           index::SeriesRegistry::Open(env, port::JoinPath(dir, "series")));
+  // Tag keys of series created since the manifest was last saved: WAL records that name series
+  // by id carry no tags, so the schema learns these keys from the registry.
+  for (const std::string& key : table->registry_->TagKeys()) table->schema_.AddTagKey(key);
   if (manifest != nullptr) {
+    table->set_in_manifest();
     for (const auto& [field, type] : manifest->fields) {
       ColumnId id;
       GNOMON_RETURN_IF_ERROR(table->schema_.AddField(field, type, &id));
@@ -98,7 +102,19 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     }
   }
   std::vector<index::TagRef> refs;
+  const auto registered = static_cast<SeriesId>(registry_->size());
   for (size_t s = 0; s < batch.series().size(); ++s) {
+    if (SeriesId id = batch.resolved_id(static_cast<uint32_t>(s)); id != kUnresolvedSeries) {
+      // Resolved by the ingest layer, or named by a WAL record: the registry made it durable
+      // before the record was written, so an unknown id is damage, not a race.
+      if (id >= registered) {
+        return Status::Corruption("series id " + std::to_string(id) + " of table " + name_ +
+                                  " is not in its registry (" + std::to_string(registered) +
+                                  " series)");
+      }
+      out->series_ids[s] = id;
+      continue;
+    }
     refs.clear();
     for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
     bool created = false;
@@ -172,6 +188,29 @@ size_t Table::MemtableBytes() const {
 }
 
 Status Table::SyncRegistry() { return registry_->Sync(); }
+
+namespace {
+
+class TableSeriesResolver final : public SeriesResolver {
+ public:
+  TableSeriesResolver(std::shared_ptr<const Table> table, const index::SeriesRegistry* registry)
+      : table_(std::move(table)), registry_(registry) {}
+  const std::string& table_instance() const override { return table_->dir_name(); }
+  std::optional<SeriesId> Find(uint64_t hash,
+                               std::span<const index::TagRef> canonical_tags) const override {
+    return registry_->Find(hash, canonical_tags);
+  }
+
+ private:
+  std::shared_ptr<const Table> table_;  // keeps the registry alive
+  const index::SeriesRegistry* registry_;
+};
+
+}  // namespace
+
+std::unique_ptr<SeriesResolver> Table::NewSeriesResolver() const {
+  return std::make_unique<TableSeriesResolver>(shared_from_this(), registry_.get());
+}
 
 std::vector<std::string> Table::TakeObsoleteFiles() {
   std::unique_lock lock(mu_);

@@ -5,6 +5,7 @@
 // table_reader.cc (read snapshots and scans).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,6 +51,9 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::string& name() const { return name_; }
   const std::string& dir() const { return dir_; }
   const std::string& dir_name() const { return dir_name_; }
+  // Whether a durable manifest lists this table (opened from one, or saved since creation).
+  bool in_manifest() const { return in_manifest_.load(std::memory_order_acquire); }
+  void set_in_manifest() { in_manifest_.store(true, std::memory_order_release); }
 
   // Write path. Prepare resolves schema and series (adding new columns and series); Apply puts
   // the rows into the memtable and the last-value cache, and returns the bytes the memtable grew
@@ -76,7 +80,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // rewriting the segments that hold them.
   Status DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
                     const std::function<uint64_t()>& next_file);
+  // Makes every series created so far durable; before a WAL record names series by id.
   Status SyncRegistry();
+  std::unique_ptr<SeriesResolver> NewSeriesResolver() const;
   // Segment files replaced or dropped since the last call; delete them once the manifest that no
   // longer lists them is durable.
   std::vector<std::string> TakeObsoleteFiles();
@@ -109,6 +115,7 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::string dir_name_;
   const std::shared_ptr<CacheBudget> stats_budget_;  // shared by the engine's segments; may be null
   std::unique_ptr<index::SeriesRegistry> registry_;
+  std::atomic<bool> in_manifest_{false};
   // Serialises flush, compaction and delete of this table's segments.
   std::mutex maintenance_mu_;
   // Serialises compactions and deletes (both rewrite segments); taken before maintenance_mu_.

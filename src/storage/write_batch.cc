@@ -8,6 +8,15 @@ uint32_t TableBatch::AddSeries(TagSet tags) {
   // Batches are small relative to the series registry; a linear scan over the batch's own series
   // would be quadratic for large batches, so callers dedupe with their own raw-key cache.
   series_.push_back(std::move(tags));
+  if (!resolved_.empty()) resolved_.push_back(kUnresolvedSeries);
+  return static_cast<uint32_t>(series_.size() - 1);
+}
+
+uint32_t TableBatch::AddResolvedSeries(SeriesId id) {
+  GNOMON_CHECK(id != kUnresolvedSeries);
+  if (resolved_.size() < series_.size()) resolved_.resize(series_.size(), kUnresolvedSeries);
+  series_.emplace_back();
+  resolved_.push_back(id);
   return static_cast<uint32_t>(series_.size() - 1);
 }
 

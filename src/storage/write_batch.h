@@ -25,6 +25,11 @@ struct Tag {
 // A series' identity inside its table: tags sorted by key, keys unique, values non-empty.
 using TagSet = std::vector<Tag>;
 
+// Identifies a series within its table; dense, assigned in first-write order, persistent (the
+// table's registry id, index::SeriesId).
+using SeriesId = uint32_t;
+inline constexpr SeriesId kUnresolvedSeries = UINT32_MAX;
+
 struct FieldDef {
   std::string name;
   ValueType type;  // kFloat64, kInt64, kUInt64, kBool or kString
@@ -59,7 +64,18 @@ class TableBatch {
 
   const std::string& name() const { return name_; }
   const std::vector<FieldDef>& fields() const { return fields_; }
+  // One entry per series of the batch; empty for a series given by id (see resolved_id).
   const std::vector<TagSet>& series() const { return series_; }
+  // The registry id of series `s` when the ingest layer resolved it (AddResolvedSeries), else
+  // kUnresolvedSeries: the engine then finds or creates it from its tags.
+  SeriesId resolved_id(uint32_t s) const {
+    return s < resolved_.size() ? resolved_[s] : kUnresolvedSeries;
+  }
+  bool has_resolved_series() const { return !resolved_.empty(); }
+  // The table instance the resolved ids belong to (Table::dir_name(): a table dropped and
+  // created again under the same name is another instance, with other ids).
+  const std::string& table_instance() const { return table_instance_; }
+  void set_table_instance(std::string instance) { table_instance_ = std::move(instance); }
   const std::vector<Row>& rows() const { return rows_; }
   const std::vector<FieldValue>& values() const { return values_; }
   std::string_view StringValue(const FieldValue& v) const {
@@ -68,6 +84,8 @@ class TableBatch {
 
   // Index of a series; `tags` must already be canonical (sorted by key, unique keys).
   uint32_t AddSeries(TagSet tags);
+  // Index of a series named by its registry id in table_instance(); the caller dedupes.
+  uint32_t AddResolvedSeries(SeriesId id);
   // Index of field `name`. Returns false (and leaves *index) if it was added with another type.
   bool FindOrAddField(std::string_view name, ValueType type, uint32_t* index);
 
@@ -122,6 +140,8 @@ class TableBatch {
   std::vector<FieldDef> fields_;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> field_index_;
   std::vector<TagSet> series_;
+  std::vector<SeriesId> resolved_;  // parallel to series_ once any series is resolved
+  std::string table_instance_;
   std::vector<Row> rows_;
   std::vector<FieldValue> values_;
   std::string strings_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/base/check.h"
 #include "src/base/coding.h"
 
 namespace gnomon::storage {
@@ -36,11 +37,17 @@ class RecordWriter {
 constexpr size_t kMaxValueBytes = 2 * kMaxVarint64Bytes;
 constexpr size_t kMaxRowHeaderBytes = 4 * kMaxVarint64Bytes;
 
-void EncodeRows(const TableBatch& table, RecordWriter* w) {
+// The row count, then the rows but those `rejected` marks (empty: none).
+void EncodeRows(const TableBatch& table, std::span<const uint8_t> rejected, RecordWriter* w) {
   std::vector<ValueType> types(table.fields().size());
   for (size_t f = 0; f < types.size(); ++f) types[f] = table.fields()[f].type;
+  size_t kept = table.rows().size();
+  if (!rejected.empty()) kept -= static_cast<size_t>(std::count(rejected.begin(), rejected.end(), 1));
+  w->Commit(EncodeVarint64(w->Reserve(kMaxVarint64Bytes), kept));
   int64_t prev_time = 0;
-  for (const Row& row : table.rows()) {
+  for (size_t r = 0; r < table.rows().size(); ++r) {
+    if (!rejected.empty() && rejected[r]) continue;
+    const Row& row = table.rows()[r];
     char* p = w->Reserve(kMaxRowHeaderBytes + row.value_count * kMaxValueBytes);
     p = EncodeVarint64(p, row.series);
     // Rows of a batch are mostly near in time. The difference wraps modulo 2^64 (computed
@@ -83,6 +90,14 @@ void EncodeRows(const TableBatch& table, RecordWriter* w) {
   }
 }
 
+void EncodeFieldDefs(const TableBatch& table, std::string* out) {
+  PutVarint64(out, table.fields().size());
+  for (const FieldDef& f : table.fields()) {
+    PutLengthPrefixed(out, f.name);
+    out->push_back(static_cast<char>(f.type));
+  }
+}
+
 }  // namespace
 
 void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
@@ -91,11 +106,7 @@ void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
   PutVarint64(out, batch.tables().size());
   for (const auto& table : batch.tables()) {
     PutLengthPrefixed(out, table->name());
-    PutVarint64(out, table->fields().size());
-    for (const FieldDef& f : table->fields()) {
-      PutLengthPrefixed(out, f.name);
-      out->push_back(static_cast<char>(f.type));
-    }
+    EncodeFieldDefs(*table, out);
     PutVarint64(out, table->series().size());
     for (const TagSet& tags : table->series()) {
       PutVarint64(out, tags.size());
@@ -104,17 +115,41 @@ void EncodeWriteBatch(const WriteBatch& batch, std::string* out) {
         PutLengthPrefixed(out, t.value);
       }
     }
-    PutVarint64(out, table->rows().size());
     RecordWriter w(out);
-    EncodeRows(*table, &w);
+    EncodeRows(*table, {}, &w);
+    w.Finish();
+  }
+}
+
+void EncodeWriteBatchById(const WriteBatch& batch, std::span<const ResolvedTable> tables,
+                          std::string* out) {
+  GNOMON_CHECK(tables.size() == batch.tables().size());
+  out->push_back(static_cast<char>(WalRecordType::kWriteBatchById));
+  PutLengthPrefixed(out, batch.database());
+  PutVarint64(out, batch.tables().size());
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const TableBatch& table = *batch.tables()[i];
+    GNOMON_CHECK(tables[i].series_ids.size() == table.series().size());
+    PutLengthPrefixed(out, table.name());
+    PutLengthPrefixed(out, tables[i].instance);
+    EncodeFieldDefs(table, out);
+    RecordWriter w(out);
+    char* p = w.Reserve(kMaxVarint64Bytes * (1 + table.series().size()));
+    p = EncodeVarint64(p, table.series().size());
+    for (SeriesId id : tables[i].series_ids) p = EncodeVarint64(p, id);
+    w.Commit(p);
+    EncodeRows(table, tables[i].row_rejected, &w);
     w.Finish();
   }
 }
 
 Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
-  if (in.empty() || static_cast<uint8_t>(in[0]) != static_cast<uint8_t>(WalRecordType::kWriteBatch)) {
+  if (in.empty()) return Malformed("not a write batch");
+  const auto type = static_cast<WalRecordType>(in[0]);
+  if (type != WalRecordType::kWriteBatch && type != WalRecordType::kWriteBatchById) {
     return Malformed("not a write batch");
   }
+  const bool by_id = type == WalRecordType::kWriteBatchById;
   in.remove_prefix(1);
   std::string_view db;
   if (!GetLengthPrefixed(&in, &db)) return Malformed("database");
@@ -125,6 +160,11 @@ Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
     std::string_view name;
     if (!GetLengthPrefixed(&in, &name)) return Malformed("table name");
     TableBatch* table = batch->Table(name);
+    if (by_id) {
+      std::string_view instance;
+      if (!GetLengthPrefixed(&in, &instance)) return Malformed("table instance");
+      table->set_table_instance(std::string(instance));
+    }
     // Field indexes in the record are positions in the record's field list; map them to the
     // batch's own (which equal them unless the same table appears twice, which encoders never do).
     uint64_t num_fields;
@@ -145,7 +185,12 @@ Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
     uint64_t num_series;
     if (!GetVarint64(&in, &num_series) || num_series > in.size()) return Malformed("series count");
     uint32_t series_base = static_cast<uint32_t>(table->series().size());
-    for (uint64_t s = 0; s < num_series; ++s) {
+    for (uint64_t s = 0; s < num_series && by_id; ++s) {
+      uint32_t id;
+      if (!GetVarint32(&in, &id) || id == kUnresolvedSeries) return Malformed("series id");
+      table->AddResolvedSeries(id);
+    }
+    for (uint64_t s = 0; s < num_series && !by_id; ++s) {
       uint64_t num_tags;
       if (!GetVarint64(&in, &num_tags) || num_tags > in.size()) return Malformed("tag count");
       TagSet tags(num_tags);
@@ -219,14 +264,15 @@ Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
 void EncodeControlRecord(const ControlRecord& record, std::string* out) {
   out->push_back(static_cast<char>(record.type));
   PutLengthPrefixed(out, record.database);
-  if (record.type == WalRecordType::kDropDatabase) return;
-  PutLengthPrefixed(out, record.table);
-  if (record.type == WalRecordType::kDropTable) return;
-  out->push_back(record.all_series ? 1 : 0);
-  PutVarint64(out, record.series.size());
-  for (uint32_t id : record.series) PutVarint64(out, id);
-  PutVarsint64(out, record.min_time);
-  PutVarsint64(out, record.max_time);
+  if (record.type != WalRecordType::kDropDatabase) PutLengthPrefixed(out, record.table);
+  if (record.type == WalRecordType::kDeleteRows) {
+    out->push_back(record.all_series ? 1 : 0);
+    PutVarint64(out, record.series.size());
+    for (uint32_t id : record.series) PutVarint64(out, id);
+    PutVarsint64(out, record.min_time);
+    PutVarsint64(out, record.max_time);
+  }
+  if (!record.instance.empty()) PutLengthPrefixed(out, record.instance);
 }
 
 Status DecodeControlRecord(std::string_view in, ControlRecord* record) {
@@ -255,6 +301,11 @@ Status DecodeControlRecord(std::string_view in, ControlRecord* record) {
     if (!GetVarsint64(&in, &record->min_time) || !GetVarsint64(&in, &record->max_time)) {
       return Malformed("delete range");
     }
+  }
+  if (!in.empty()) {
+    std::string_view instance;
+    if (!GetLengthPrefixed(&in, &instance) || instance.empty()) return Malformed("instance");
+    record->instance = std::string(instance);
   }
   if (!in.empty()) return Malformed("trailing bytes");
   return Status::OK();

@@ -118,6 +118,82 @@ TEST(WriteBatchCodec, RoundTripEveryTypeSeveralTables) {
   EXPECT_EQ(again, record);
 }
 
+// Sample() with its series named by ids (as the engine logs it), its rows at odd positions
+// marked rejected.
+struct ResolvedSample {
+  std::vector<std::vector<SeriesId>> ids;
+  std::vector<std::vector<uint8_t>> rejected;
+  std::vector<ResolvedTable> tables;
+};
+
+ResolvedSample Resolve(const WriteBatch& batch) {
+  ResolvedSample r;
+  r.ids.resize(batch.tables().size());
+  r.rejected.resize(batch.tables().size());
+  for (size_t t = 0; t < batch.tables().size(); ++t) {
+    const TableBatch& tb = *batch.tables()[t];
+    for (size_t s = 0; s < tb.series().size(); ++s) r.ids[t].push_back(static_cast<SeriesId>(1000 * t + 7 * s + 127));
+    if (t == 0) {
+      for (size_t row = 0; row < tb.rows().size(); ++row) r.rejected[t].push_back(row % 2);
+    }
+  }
+  for (size_t t = 0; t < batch.tables().size(); ++t) {
+    r.tables.push_back(ResolvedTable{t == 0 ? "cpu-3" : "x", r.ids[t], r.rejected[t]});
+  }
+  return r;
+}
+
+TEST(WriteBatchCodec, ByIdRecordsCarryIdsInstancesAndOnlyKeptRows) {
+  WriteBatch batch = Sample();
+  ResolvedSample resolved = Resolve(batch);
+  std::string record;
+  EncodeWriteBatchById(batch, resolved.tables, &record);
+  EXPECT_EQ(static_cast<uint8_t>(record[0]), static_cast<uint8_t>(WalRecordType::kWriteBatchById));
+  WriteBatch decoded;
+  Status s = DecodeWriteBatch(record, &decoded);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(decoded.tables().size(), batch.tables().size());
+  for (size_t t = 0; t < batch.tables().size(); ++t) {
+    const TableBatch& in = *batch.tables()[t];
+    const TableBatch& out = *decoded.tables()[t];
+    EXPECT_EQ(out.table_instance(), resolved.tables[t].instance);
+    ASSERT_EQ(out.series().size(), in.series().size());
+    for (uint32_t i = 0; i < out.series().size(); ++i) {
+      EXPECT_EQ(out.resolved_id(i), resolved.ids[t][i]);
+      EXPECT_TRUE(out.series()[i].empty());  // no tags travel
+    }
+    // The kept rows, in order, with their series and values.
+    size_t k = 0;
+    for (size_t r = 0; r < in.rows().size(); ++r) {
+      if (!resolved.rejected[t].empty() && resolved.rejected[t][r]) continue;
+      ASSERT_LT(k, out.rows().size());
+      EXPECT_EQ(out.rows()[k].series, in.rows()[r].series);
+      EXPECT_EQ(out.rows()[k].time, in.rows()[r].time);
+      EXPECT_EQ(out.rows()[k].value_count, in.rows()[r].value_count);
+      ++k;
+    }
+    EXPECT_EQ(k, out.rows().size());
+  }
+  // Every truncation is Corruption.
+  for (size_t len = 0; len < record.size(); ++len) {
+    WriteBatch partial;
+    s = DecodeWriteBatch(std::string_view(record).substr(0, len), &partial);
+    ASSERT_TRUE(s.IsCorruption()) << "prefix of " << len << " bytes: " << s.ToString();
+  }
+}
+
+TEST(WriteBatchCodec, ByIdRecordsRejectTheReservedId) {
+  WriteBatch batch("db");
+  TableBatch* t = batch.Table("t");
+  t->AddSeries({});
+  std::vector<SeriesId> ids{kUnresolvedSeries};
+  std::vector<ResolvedTable> tables{ResolvedTable{"t-1", ids, {}}};
+  std::string record;
+  EncodeWriteBatchById(batch, tables, &record);
+  WriteBatch decoded;
+  EXPECT_TRUE(DecodeWriteBatch(record, &decoded).IsCorruption());
+}
+
 TEST(WriteBatchCodec, EncodeAppends) {
   std::string record = "prefix";
   EncodeWriteBatch(Sample(), &record);
@@ -224,6 +300,7 @@ void ExpectSameControl(const ControlRecord& a, const ControlRecord& b) {
   EXPECT_EQ(a.type, b.type);
   EXPECT_EQ(a.database, b.database);
   EXPECT_EQ(a.table, b.table);
+  EXPECT_EQ(a.instance, b.instance);
   if (a.type != WalRecordType::kDeleteRows) return;
   EXPECT_EQ(a.all_series, b.all_series);
   EXPECT_EQ(a.series, b.series);
@@ -244,10 +321,12 @@ std::vector<ControlRecord> Controls() {
   some.series = {0, 1, 127, 128, 300000, std::numeric_limits<uint32_t>::max()};
   some.min_time = -100;
   some.max_time = 100;
+  some.instance = "cpu-12";
   ControlRecord drop_table;
   drop_table.type = WalRecordType::kDropTable;
   drop_table.database = "db/x";
   drop_table.table = "ünï";
+  drop_table.instance = "_-7";
   ControlRecord drop_db;
   drop_db.type = WalRecordType::kDropDatabase;
   drop_db.database = "";
@@ -264,9 +343,18 @@ TEST(ControlRecordCodec, RoundTripAndEveryTruncation) {
     Status s = DecodeControlRecord(bytes, &decoded);
     ASSERT_TRUE(s.ok()) << s.ToString();
     ExpectSameControl(rec, decoded);
+    // The instance is an optional last field (records of older servers lack it): the prefix
+    // that ends just before it is that older record; every other prefix is Corruption.
+    const size_t without_instance =
+        rec.instance.empty() ? bytes.size() : bytes.size() - 1 - rec.instance.size();
     for (size_t len = 0; len < bytes.size(); ++len) {
       ControlRecord partial;
       s = DecodeControlRecord(std::string_view(bytes).substr(0, len), &partial);
+      if (len == without_instance) {
+        ASSERT_TRUE(s.ok()) << s.ToString();
+        EXPECT_TRUE(partial.instance.empty());
+        continue;
+      }
       ASSERT_TRUE(s.IsCorruption()) << "prefix of " << len << " bytes: " << s.ToString();
     }
     ControlRecord extra;

@@ -80,6 +80,10 @@ struct BatchBuilder::TableState {
   // added to the batch.
   std::unordered_map<std::string, FieldInfo, StringHash, std::equal_to<>> fields;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> series;  // canonical
+  // The engine's view of the table (null when it has none, or the table does not exist yet),
+  // and the batch's series it resolved: engine id -> batch series.
+  std::unique_ptr<storage::SeriesResolver> resolver;
+  index::HashIndex series_by_id;
   std::unordered_set<std::string, StringHash, std::equal_to<>> tag_keys;
   // By field index. Fields are indexed in the order they first appear, and lines of a table
   // usually list their fields in that order (some omitted), so the next line's field is almost
@@ -93,8 +97,13 @@ struct BatchBuilder::TableState {
   }
 };
 
-BatchBuilder::BatchBuilder(storage::WriteBatch* batch)
-    : batch_(batch), preexisting_tables_(batch->tables().size()) {}
+namespace {
+// Spreads dense ids over HashIndex's fingerprint bits (it takes its home slot from the top bits).
+uint64_t IdHash(storage::SeriesId id) { return (id + 1) * 0x9E3779B97F4A7C15ULL; }
+}  // namespace
+
+BatchBuilder::BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine)
+    : batch_(batch), engine_(engine), preexisting_tables_(batch->tables().size()) {}
 
 BatchBuilder::~BatchBuilder() = default;
 
@@ -112,6 +121,10 @@ BatchBuilder::TableState* BatchBuilder::FindOrCreateTable(std::string_view name)
       state->AddFieldMirror(t->fields()[f].name, static_cast<uint32_t>(f), t->fields()[f].type, 0);
     }
     for (size_t s = 0; s < t->series().size(); ++s) {
+      if (storage::SeriesId id = t->resolved_id(static_cast<uint32_t>(s)); id != storage::kUnresolvedSeries) {
+        state->series_by_id.Insert(IdHash(id), static_cast<uint32_t>(s));
+        continue;
+      }
       tags_.clear();
       for (const storage::Tag& tag : t->series()[s]) tags_.push_back(ParsedTag{tag.key, tag.value, 0});
       EncodeCanonicalTags();
@@ -120,9 +133,42 @@ BatchBuilder::TableState* BatchBuilder::FindOrCreateTable(std::string_view name)
     }
     break;
   }
+  if (engine_ != nullptr) {
+    state->resolver = engine_->NewSeriesResolver(batch_->database(), state->name);
+    // An adopted table resolved against another instance keeps adding series by their tags.
+    if (state->resolver != nullptr && state->batch != nullptr && state->batch->has_resolved_series() &&
+        state->batch->table_instance() != state->resolver->table_instance()) {
+      state->resolver.reset();
+    }
+  }
   TableState* raw = state.get();
   tables_.emplace(raw->name, std::move(state));
   return raw;
+}
+
+uint32_t BatchBuilder::FindRawKey(std::string_view key, uint64_t hash) const {
+  auto found = raw_key_index_.Find(hash, [&](uint32_t i) { return RawKey(series_refs_[i]) == key; });
+  return found ? *found : kNoRef;
+}
+
+BatchBuilder::KeyResolution BatchBuilder::ResolveTags(TableState* table) {
+  KeyResolution r;
+  if (table->resolver != nullptr) {
+    tag_refs_.clear();
+    for (const ParsedTag& t : tags_) tag_refs_.push_back(index::TagRef{t.key, t.value});
+    if (auto id = table->resolver->Find(index::HashSeriesKey(tag_refs_), tag_refs_)) {
+      r.id = *id;
+      const storage::TableBatch* tb = table->batch;
+      auto found = table->series_by_id.Find(
+          IdHash(*id), [&](uint32_t s) { return tb != nullptr && tb->resolved_id(s) == *id; });
+      if (found) r.series = *found;
+      return r;
+    }
+  }
+  EncodeCanonicalTags();
+  auto it = table->series.find(canonical_);
+  if (it != table->series.end()) r.series = it->second;
+  return r;
 }
 
 void BatchBuilder::EncodeCanonicalTags() {
@@ -140,20 +186,22 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
   // 1. Series: the raw-key cache, else parse, validate and canonicalise the key.
   TableState* table;
   uint32_t series = kNoIndex;
-  bool cache_miss = false;
-  bool new_series = false;
-  SeriesEntry* entry = nullptr;
-  if (last_series_ != nullptr && last_series_->second.next != nullptr &&
-      EqualBytes(last_series_->second.next->first, line.series_key)) {
-    entry = last_series_->second.next;
-  } else if (auto hit = series_cache_.find(line.series_key); hit != series_cache_.end()) {
-    entry = &*hit;
+  uint32_t entry = kNoRef;
+  uint64_t raw_hash = 0;
+  KeyResolution resolution;
+  if (last_series_ != kNoRef) {
+    const uint32_t next = series_refs_[last_series_].next;
+    if (next != kNoRef && EqualBytes(RawKey(series_refs_[next]), line.series_key)) entry = next;
   }
-  if (entry != nullptr) {
-    table = entry->second.table;
-    series = entry->second.series;
+  if (entry == kNoRef) {
+    raw_hash = Hash64(line.series_key);
+    entry = FindRawKey(line.series_key, raw_hash);
+  }
+  const bool cache_miss = entry == kNoRef;
+  if (!cache_miss) {
+    table = series_refs_[entry].table;
+    series = series_refs_[entry].series;
   } else {
-    cache_miss = true;
     std::string_view measurement;
     if (!key_parser_.ParseSeriesKey(line.series_key, line.series_key_offset, &measurement, &tags_,
                                     error)) {
@@ -179,18 +227,17 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
       }
     }
     table = FindOrCreateTable(measurement);
-    EncodeCanonicalTags();
-    auto it = table->series.find(canonical_);
-    if (it != table->series.end()) {
-      series = it->second;
-    } else {
-      new_series = true;
-      for (const ParsedTag& t : tags_) {
-        if (table->fields.contains(t.key)) {
-          return Fail(error, t.offset,
-                      "tag key " + Quoted(t.key) + " conflicts with a field of the same name in " +
-                          Quoted(table->name) + " earlier in this request");
-        }
+    resolution = ResolveTags(table);
+    series = resolution.series;
+  }
+  // A series new to the batch: its tags must not name a field this request already used.
+  const bool new_series = cache_miss && series == kNoIndex;
+  if (new_series) {
+    for (const ParsedTag& t : tags_) {
+      if (table->fields.contains(t.key)) {
+        return Fail(error, t.offset,
+                    "tag key " + Quoted(t.key) + " conflicts with a field of the same name in " +
+                        Quoted(table->name) + " earlier in this request");
       }
     }
   }
@@ -259,22 +306,32 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
   // 3. The line is good: commit table, series and new fields, then the row.
   if (table->batch == nullptr) table->batch = batch_->Table(table->name);
   storage::TableBatch* tb = table->batch;
-  if (cache_miss) {
-    if (new_series) {
+  if (new_series) {
+    for (const ParsedTag& t : tags_) {
+      // Look first: emplace would build (and allocate) a node only to drop it, and the keys are
+      // nearly always known.
+      if (!table->tag_keys.contains(t.key)) table->tag_keys.emplace(t.key);
+    }
+    if (resolution.id != storage::kUnresolvedSeries) {
+      if (!tb->has_resolved_series()) tb->set_table_instance(table->resolver->table_instance());
+      series = tb->AddResolvedSeries(resolution.id);
+      table->series_by_id.Insert(IdHash(resolution.id), series);
+    } else {
       storage::TagSet tags;
       tags.reserve(tags_.size());
-      for (const ParsedTag& t : tags_) {
-        tags.push_back(storage::Tag{std::string(t.key), std::string(t.value)});
-        // Look first: emplace would build (and allocate) a node only to drop it, and the keys
-        // are nearly always known.
-        if (!table->tag_keys.contains(t.key)) table->tag_keys.emplace(t.key);
-      }
+      for (const ParsedTag& t : tags_) tags.push_back(storage::Tag{std::string(t.key), std::string(t.value)});
       series = tb->AddSeries(std::move(tags));
       table->series.emplace(canonical_, series);
     }
-    entry = &*series_cache_.emplace(std::string(line.series_key), SeriesRef{table, series}).first;
   }
-  if (last_series_ != nullptr) last_series_->second.next = entry;
+  if (cache_miss) {
+    entry = static_cast<uint32_t>(series_refs_.size());
+    series_refs_.push_back(SeriesRef{static_cast<uint32_t>(raw_keys_.size()),
+                                     static_cast<uint32_t>(line.series_key.size()), table, series});
+    raw_keys_.append(line.series_key);
+    raw_key_index_.Insert(raw_hash, entry);
+  }
+  if (last_series_ != kNoRef) series_refs_[last_series_].next = entry;
   last_series_ = entry;
   for (uint32_t i : pending_) {
     const ParsedField& f = line.fields[i];

@@ -4,6 +4,9 @@
 // and tag section as written), so a repeated series costs one hash look-up; only on a miss are
 // the tags unescaped, validated, sorted and matched by their canonical form. Before hashing, the
 // key is compared with the one that followed the previous line's key last time (see SeriesRef).
+// Given an engine, a series new to the batch is looked up in its table's registry: one that
+// exists is added by id (no tag set is built, and the WAL names it by id); only a series the
+// engine has never seen is added with its tags.
 // Field columns are matched against the table's fields in first-seen order, one or two slots past
 // the previous match, so lines listing their fields in a fixed order (some possibly omitted) cost
 // a compare per field; other orders fall back to a hash look-up.
@@ -17,7 +20,10 @@
 #include <vector>
 
 #include "src/base/hash.h"
+#include "src/index/hash_index.h"
+#include "src/index/series_key.h"
 #include "src/server/ingest/line_protocol_parser.h"
+#include "src/storage/engine.h"
 #include "src/storage/write_batch.h"
 
 namespace gnomon::server {
@@ -26,7 +32,9 @@ class BatchBuilder {
  public:
   // `batch` must outlive the builder; it may already hold rows (its tables, fields and series
   // are then reused, not duplicated). Nobody else may modify it while the builder is in use.
-  explicit BatchBuilder(storage::WriteBatch* batch);
+  // `engine` (may be null: every series is added with its tags) resolves existing series of
+  // batch->database().
+  explicit BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine = nullptr);
   ~BatchBuilder();
   BatchBuilder(const BatchBuilder&) = delete;
   BatchBuilder& operator=(const BatchBuilder&) = delete;
@@ -39,40 +47,57 @@ class BatchBuilder {
   bool Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no, LineSyntaxError* error);
 
   // Distinct raw series keys seen so far (for tests and statistics).
-  size_t cached_series_keys() const { return series_cache_.size(); }
+  size_t cached_series_keys() const { return series_refs_.size(); }
 
  private:
   struct TableState;
-  struct SeriesRef;
-  using SeriesCache =
-      std::unordered_map<std::string, SeriesRef, StringHash, std::equal_to<>>;
-  using SeriesEntry = SeriesCache::value_type;
+  static constexpr uint32_t kNoRef = UINT32_MAX;
+  // One distinct raw series key of the batch (an entry of series_refs_; its bytes in raw_keys_).
   struct SeriesRef {
+    uint32_t key_offset;
+    uint32_t key_size;
     TableState* table;
     uint32_t series;
     // The entry of the line that followed this one last time. Writers send their series in the
     // same order every interval, so this usually names the next line's key and one compare
-    // replaces hashing it. Node-based map: entry pointers stay valid across rehashing.
-    SeriesEntry* next = nullptr;
+    // replaces hashing it.
+    uint32_t next = kNoRef;
+  };
+  // How a line's series key was resolved on a cache miss.
+  struct KeyResolution {
+    uint32_t series = kNoRef;                     // the batch's series, when already in it
+    storage::SeriesId id = storage::kUnresolvedSeries;  // the engine's id, when it has one
   };
 
   TableState* FindOrCreateTable(std::string_view name);
   // Fills canonical_ with a length-prefixed encoding of the sorted tags_.
   void EncodeCanonicalTags();
+  // The sorted, validated tags_ of a line new to the cache: in the batch already, known to the
+  // engine (by id), or new.
+  KeyResolution ResolveTags(TableState* table);
+  std::string_view RawKey(const SeriesRef& ref) const {
+    return std::string_view(raw_keys_).substr(ref.key_offset, ref.key_size);
+  }
+  uint32_t FindRawKey(std::string_view key, uint64_t hash) const;
 
   storage::WriteBatch* batch_;
+  storage::Engine* engine_;
   size_t preexisting_tables_;  // tables the batch held before this builder; others are ours
   LineParser key_parser_;
   std::unordered_map<std::string, std::unique_ptr<TableState>, StringHash, std::equal_to<>>
       tables_;
-  SeriesCache series_cache_;
-  SeriesEntry* last_series_ = nullptr;  // the entry of the last line added
+  // The raw-key cache: Hash64(raw key) -> index into series_refs_.
+  index::HashIndex raw_key_index_;
+  std::vector<SeriesRef> series_refs_;
+  std::string raw_keys_;
+  uint32_t last_series_ = kNoRef;  // the entry of the last line added
   uint64_t stamp_ = 0;  // one per Add, for duplicate-field detection
 
   // Per-line scratch, reused so the steady state does not allocate.
   std::vector<ParsedTag> tags_;
   std::vector<uint32_t> field_index_;
   std::vector<uint32_t> pending_;  // positions (in the line) of fields new to their table
+  std::vector<index::TagRef> tag_refs_;
   std::string canonical_;
   std::vector<storage::FieldValue> row_values_;
 };

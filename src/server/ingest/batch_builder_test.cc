@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/server/ingest/line_protocol.h"
+#include "src/storage/storage_test_util.h"
 
 namespace gnomon::server {
 namespace {
@@ -24,6 +25,52 @@ bool AddLine(LineParser* parser, BatchBuilder* builder, std::string_view line, i
   ParsedLine parsed;
   if (!parser->Parse(line, &parsed, e)) return false;
   return builder->Add(parsed, time, line_no, e);
+}
+
+// With an engine, series the engine already has are added by id (however their key is spelt),
+// new ones by their tags; the rows land in the right series either way.
+TEST(BatchBuilderTest, SeriesTheEngineKnowsAreAddedById) {
+  storage::testing::TempDir dir;
+  auto engine = storage::testing::OpenTestEngine(dir.path());
+  ASSERT_NE(engine, nullptr);
+  ParseOptions options;
+  options.engine = engine.get();
+  auto write = [&](std::string_view body) {
+    storage::WriteBatch batch("db");
+    ParseResult r = ParseLineProtocol(body, options, &batch);
+    EXPECT_EQ(r.lines_rejected, 0u) << (r.errors.empty() ? "" : r.errors[0].reason);
+    auto outcome = engine->Write(batch, {});
+    EXPECT_TRUE(outcome.ok()) << outcome.status().ToString();
+    return batch;
+  };
+  storage::WriteBatch first = write("cpu,host=a,rack=1 v=1 10\ncpu,host=b v=2 10");
+  EXPECT_FALSE(first.tables()[0]->has_resolved_series());  // the table did not exist
+
+  storage::WriteBatch second =
+      write("cpu,rack=1,host=a v=3 20\ncpu,host=c v=4 20\ncpu,host=a,rack=1 v=5 30\nmem,host=a f=1 20");
+  const storage::TableBatch& cpu = *second.tables()[0];
+  ASSERT_EQ(cpu.name(), "cpu");
+  ASSERT_EQ(cpu.series().size(), 2u);  // host=a under two spellings is one series
+  EXPECT_EQ(cpu.resolved_id(0), 0u);   // host=a,rack=1 was the table's first series
+  EXPECT_EQ(cpu.resolved_id(1), storage::kUnresolvedSeries);
+  EXPECT_EQ(cpu.series()[1], (storage::TagSet{{"host", "c"}}));
+  EXPECT_EQ(cpu.table_instance(), engine->NewSeriesResolver("db", "cpu")->table_instance());
+  EXPECT_FALSE(second.tables()[1]->has_resolved_series());  // mem is new
+
+  // A field named like a tag of a resolved series is refused like any other.
+  storage::WriteBatch bad("db");
+  ParseResult r = ParseLineProtocol("cpu,host=b host=1 40", options, &bad);
+  ASSERT_EQ(r.lines_rejected, 1u);
+  EXPECT_NE(r.errors[0].reason.find("conflicts with a tag"), std::string::npos) << r.errors[0].reason;
+
+  auto reader = engine->OpenTable("db", "cpu");
+  ASSERT_TRUE(reader.ok());
+  storage::testing::CollectingConsumer c;
+  ASSERT_TRUE((*reader)->Scan(storage::testing::AllSeries(**reader, {"v"}), &c, nullptr).ok());
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[0].size(), 3u);  // host=a: 10, 20, 30
+  EXPECT_EQ(c.rows[0][30], std::vector<std::string>{std::to_string(5.0)});
+  EXPECT_EQ(c.rows[2][20], std::vector<std::string>{std::to_string(4.0)});
 }
 
 TEST(BatchBuilderTest, RawKeyCacheAndCanonicalSeries) {

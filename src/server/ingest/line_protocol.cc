@@ -32,7 +32,7 @@ ParseResult ParseLineProtocol(std::string_view body, const ParseOptions& options
                               storage::WriteBatch* batch) {
   ParseResult result;
   LineParser parser;
-  BatchBuilder builder(batch);
+  BatchBuilder builder(batch, options.engine);
   ParsedLine parsed;
   LineSyntaxError error;
 

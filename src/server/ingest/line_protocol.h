@@ -10,6 +10,7 @@
 
 #include "src/base/result.h"
 #include "src/server/ingest/precision.h"
+#include "src/storage/engine.h"
 #include "src/storage/write_batch.h"
 
 namespace gnomon::server {
@@ -25,6 +26,9 @@ struct ParseOptions {
   Precision precision = Precision::kNanosecond;
   int64_t default_time_ns = 0;  // time for lines without a timestamp (the server's receive time)
   size_t max_errors = 100;      // stop collecting errors after this many (still count them)
+  // When set, series of batch->database() that the engine already has are added by id (see
+  // BatchBuilder); else every series is added with its tags.
+  storage::Engine* engine = nullptr;
 };
 
 struct ParseResult {
