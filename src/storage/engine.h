@@ -17,6 +17,10 @@
 #include "src/storage/scan.h"
 #include "src/storage/write_batch.h"
 
+namespace gnomon::index {
+struct RawKeyHash;
+}  // namespace gnomon::index
+
 namespace gnomon::storage {
 
 enum class WalSyncMode {
@@ -81,6 +85,7 @@ struct TableInfo {
 struct EngineStats {
   uint64_t rows_written = 0;
   uint64_t series = 0;
+  uint64_t series_index_bytes = 0;  // series registries and their raw-key caches in memory
   uint64_t memtable_bytes = 0;
   uint64_t segment_files = 0;
   uint64_t segment_bytes = 0;
@@ -101,6 +106,10 @@ class SeriesResolver {
   // index::HashSeriesKey(canonical_tags).
   virtual std::optional<SeriesId> Find(uint64_t hash,
                                        std::span<const index::TagRef> canonical_tags) const = 0;
+  // The series a key spelt as a client spelt it names (index::RawKeyCache), if it was recorded.
+  virtual std::optional<SeriesId> FindRaw(const index::RawKeyHash& hash) const = 0;
+  // Records that the spelling with `hash` names series `id` (an id Find returned).
+  virtual void RememberRaw(const index::RawKeyHash& hash, SeriesId id) = 0;
 };
 
 class Engine {

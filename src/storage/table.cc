@@ -193,23 +193,29 @@ namespace {
 
 class TableSeriesResolver final : public SeriesResolver {
  public:
-  TableSeriesResolver(std::shared_ptr<const Table> table, const index::SeriesRegistry* registry)
-      : table_(std::move(table)), registry_(registry) {}
+  TableSeriesResolver(std::shared_ptr<const Table> table, const index::SeriesRegistry* registry,
+                      index::RawKeyCache* raw_keys)
+      : table_(std::move(table)), registry_(registry), raw_keys_(raw_keys) {}
   const std::string& table_instance() const override { return table_->dir_name(); }
   std::optional<SeriesId> Find(uint64_t hash,
                                std::span<const index::TagRef> canonical_tags) const override {
     return registry_->Find(hash, canonical_tags);
   }
+  std::optional<SeriesId> FindRaw(const index::RawKeyHash& hash) const override {
+    return raw_keys_->Find(hash);
+  }
+  void RememberRaw(const index::RawKeyHash& hash, SeriesId id) override { raw_keys_->Insert(hash, id); }
 
  private:
-  std::shared_ptr<const Table> table_;  // keeps the registry alive
+  std::shared_ptr<const Table> table_;  // keeps the registry and the cache alive
   const index::SeriesRegistry* registry_;
+  index::RawKeyCache* raw_keys_;
 };
 
 }  // namespace
 
 std::unique_ptr<SeriesResolver> Table::NewSeriesResolver() const {
-  return std::make_unique<TableSeriesResolver>(shared_from_this(), registry_.get());
+  return std::make_unique<TableSeriesResolver>(shared_from_this(), registry_.get(), &raw_keys_);
 }
 
 std::vector<std::string> Table::TakeObsoleteFiles() {
@@ -245,6 +251,7 @@ ManifestTable Table::ToManifest() const {
 void Table::Stats(EngineStats* stats) const {
   std::shared_lock lock(mu_);
   stats->series += registry_->size();
+  stats->series_index_bytes += registry_->MemoryUsage() + raw_keys_.MemoryUsage();
   stats->memtable_bytes += active_->ApproximateBytes();
   for (const auto& f : frozen_) stats->memtable_bytes += f->ApproximateBytes();
   stats->segment_files += segments_.size();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/index/raw_key_cache.h"
 #include "src/index/series_registry.h"
 #include "src/port/env.h"
 #include "src/storage/engine.h"
@@ -116,6 +117,8 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::shared_ptr<CacheBudget> stats_budget_;  // shared by the engine's segments; may be null
   std::unique_ptr<index::SeriesRegistry> registry_;
   std::atomic<bool> in_manifest_{false};
+  // Series by the spelling of their keys in writes (for the ingest layer's resolvers).
+  mutable index::RawKeyCache raw_keys_;
   // Serialises flush, compaction and delete of this table's segments.
   std::mutex maintenance_mu_;
   // Serialises compactions and deletes (both rewrite segments); taken before maintenance_mu_.

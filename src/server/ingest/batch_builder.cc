@@ -151,18 +151,23 @@ uint32_t BatchBuilder::FindRawKey(std::string_view key, uint64_t hash) const {
   return found ? *found : kNoRef;
 }
 
+BatchBuilder::KeyResolution BatchBuilder::FindResolved(TableState* table, storage::SeriesId id) {
+  KeyResolution r;
+  r.id = id;
+  const storage::TableBatch* tb = table->batch;
+  auto found = table->series_by_id.Find(
+      IdHash(id), [&](uint32_t s) { return tb != nullptr && tb->resolved_id(s) == id; });
+  if (found) r.series = *found;
+  return r;
+}
+
 BatchBuilder::KeyResolution BatchBuilder::ResolveTags(TableState* table) {
   KeyResolution r;
   if (table->resolver != nullptr) {
     tag_refs_.clear();
     for (const ParsedTag& t : tags_) tag_refs_.push_back(index::TagRef{t.key, t.value});
     if (auto id = table->resolver->Find(index::HashSeriesKey(tag_refs_), tag_refs_)) {
-      r.id = *id;
-      const storage::TableBatch* tb = table->batch;
-      auto found = table->series_by_id.Find(
-          IdHash(*id), [&](uint32_t s) { return tb != nullptr && tb->resolved_id(s) == *id; });
-      if (found) r.series = *found;
-      return r;
+      return FindResolved(table, *id);
     }
   }
   EncodeCanonicalTags();
@@ -177,6 +182,70 @@ void BatchBuilder::EncodeCanonicalTags() {
     PutLengthPrefixed(&canonical_, t.key);
     PutLengthPrefixed(&canonical_, t.value);
   }
+}
+
+BatchBuilder::TableState* BatchBuilder::TableOfPlainKey(std::string_view series_key) {
+  // The measurement, when it holds no escapes (else the parser must unescape it).
+  std::string_view measurement = series_key.substr(0, series_key.find(','));
+  if (measurement.empty() || measurement.find('\\') != std::string_view::npos) return nullptr;
+  if (last_table_ != nullptr && EqualBytes(last_table_->name, measurement)) return last_table_;
+  return FindOrCreateTable(measurement);
+}
+
+bool BatchBuilder::ParseKey(const ParsedLine& line, std::string_view* measurement,
+                            LineSyntaxError* error) {
+  if (!key_parser_.ParseSeriesKey(line.series_key, line.series_key_offset, measurement, &tags_,
+                                  error)) {
+    return false;
+  }
+  if (!internal::IsValidUtf8(*measurement)) {
+    return Fail(error, line.series_key_offset, "measurement is not valid UTF-8");
+  }
+  for (const ParsedTag& t : tags_) {
+    if (!internal::IsValidUtf8(t.key) || !internal::IsValidUtf8(t.value)) {
+      return Fail(error, t.offset, "tag is not valid UTF-8");
+    }
+    if (t.key == "time") {
+      return Fail(error, t.offset, "tag key \"time\" is reserved for the time column");
+    }
+  }
+  std::sort(tags_.begin(), tags_.end(),
+            [](const ParsedTag& a, const ParsedTag& b) { return a.key < b.key; });
+  for (size_t i = 1; i < tags_.size(); ++i) {
+    if (tags_[i].key == tags_[i - 1].key) {
+      return Fail(error, std::max(tags_[i].offset, tags_[i - 1].offset),
+                  "duplicate tag key " + Quoted(tags_[i].key));
+    }
+  }
+  return true;
+}
+
+bool BatchBuilder::ResolveNewKey(const ParsedLine& line, TableState** table,
+                                 KeyResolution* resolution, bool* parsed, LineSyntaxError* error) {
+  // A spelling an earlier request used: the table's cross-request cache names its series, and
+  // the key needs no parsing (it was valid then, and the bytes are the same).
+  TableState* known = TableOfPlainKey(line.series_key);
+  index::RawKeyHash raw{};
+  if (known != nullptr && known->resolver != nullptr) {
+    raw = index::RawKeyCache::Hash(line.series_key);
+    if (auto id = known->resolver->FindRaw(raw)) {
+      *table = known;
+      *resolution = FindResolved(known, *id);
+      last_table_ = known;
+      return true;
+    }
+  }
+  std::string_view measurement;
+  if (!ParseKey(line, &measurement, error)) return false;
+  *parsed = true;
+  *table = known != nullptr ? known : FindOrCreateTable(measurement);
+  last_table_ = *table;
+  *resolution = ResolveTags(*table);
+  // Found by its tags: remember this spelling for later requests.
+  if (resolution->id != storage::kUnresolvedSeries && known != nullptr && known->resolver != nullptr) {
+    known->resolver->RememberRaw(raw, resolution->id);
+  }
+  return true;
 }
 
 bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no,
@@ -198,41 +267,17 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
     entry = FindRawKey(line.series_key, raw_hash);
   }
   const bool cache_miss = entry == kNoRef;
+  bool parsed = false;  // tags_ holds this line's tags
   if (!cache_miss) {
     table = series_refs_[entry].table;
     series = series_refs_[entry].series;
   } else {
-    std::string_view measurement;
-    if (!key_parser_.ParseSeriesKey(line.series_key, line.series_key_offset, &measurement, &tags_,
-                                    error)) {
-      return false;
-    }
-    if (!internal::IsValidUtf8(measurement)) {
-      return Fail(error, line.series_key_offset, "measurement is not valid UTF-8");
-    }
-    for (const ParsedTag& t : tags_) {
-      if (!internal::IsValidUtf8(t.key) || !internal::IsValidUtf8(t.value)) {
-        return Fail(error, t.offset, "tag is not valid UTF-8");
-      }
-      if (t.key == "time") {
-        return Fail(error, t.offset, "tag key \"time\" is reserved for the time column");
-      }
-    }
-    std::sort(tags_.begin(), tags_.end(),
-              [](const ParsedTag& a, const ParsedTag& b) { return a.key < b.key; });
-    for (size_t i = 1; i < tags_.size(); ++i) {
-      if (tags_[i].key == tags_[i - 1].key) {
-        return Fail(error, std::max(tags_[i].offset, tags_[i - 1].offset),
-                    "duplicate tag key " + Quoted(tags_[i].key));
-      }
-    }
-    table = FindOrCreateTable(measurement);
-    resolution = ResolveTags(table);
+    if (!ResolveNewKey(line, &table, &resolution, &parsed, error)) return false;
     series = resolution.series;
   }
   // A series new to the batch: its tags must not name a field this request already used.
   const bool new_series = cache_miss && series == kNoIndex;
-  if (new_series) {
+  if (new_series && parsed) {
     for (const ParsedTag& t : tags_) {
       if (table->fields.contains(t.key)) {
         return Fail(error, t.offset,
@@ -271,7 +316,7 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
           return Fail(error, f.offset, "field key is not valid UTF-8");
         }
         bool is_tag = table->tag_keys.contains(f.key);
-        if (new_series) {
+        if (new_series && parsed) {
           for (const ParsedTag& t : tags_) is_tag |= t.key == f.key;
         }
         if (is_tag) {
@@ -307,10 +352,10 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
   if (table->batch == nullptr) table->batch = batch_->Table(table->name);
   storage::TableBatch* tb = table->batch;
   if (new_series) {
-    for (const ParsedTag& t : tags_) {
+    for (size_t i = 0; parsed && i < tags_.size(); ++i) {
       // Look first: emplace would build (and allocate) a node only to drop it, and the keys are
       // nearly always known.
-      if (!table->tag_keys.contains(t.key)) table->tag_keys.emplace(t.key);
+      if (!table->tag_keys.contains(tags_[i].key)) table->tag_keys.emplace(tags_[i].key);
     }
     if (resolution.id != storage::kUnresolvedSeries) {
       if (!tb->has_resolved_series()) tb->set_table_instance(table->resolver->table_instance());

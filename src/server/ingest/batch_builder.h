@@ -21,6 +21,7 @@
 
 #include "src/base/hash.h"
 #include "src/index/hash_index.h"
+#include "src/index/raw_key_cache.h"
 #include "src/index/series_key.h"
 #include "src/server/ingest/line_protocol_parser.h"
 #include "src/storage/engine.h"
@@ -75,6 +76,16 @@ class BatchBuilder {
   // The sorted, validated tags_ of a line new to the cache: in the batch already, known to the
   // engine (by id), or new.
   KeyResolution ResolveTags(TableState* table);
+  // Engine series `id` of `table`: the batch's series for it, if any.
+  KeyResolution FindResolved(TableState* table, storage::SeriesId id);
+  // The table of a key whose measurement holds no escapes (created if new), else null.
+  TableState* TableOfPlainKey(std::string_view series_key);
+  // Parses and validates the key of `line` into its measurement and the sorted tags_.
+  bool ParseKey(const ParsedLine& line, std::string_view* measurement, LineSyntaxError* error);
+  // Resolves the key of a line the batch's raw-key cache lacks: through the table's
+  // cross-request cache, else by parsing it (*parsed: tags_ then holds its tags).
+  bool ResolveNewKey(const ParsedLine& line, TableState** table, KeyResolution* resolution,
+                     bool* parsed, LineSyntaxError* error);
   std::string_view RawKey(const SeriesRef& ref) const {
     return std::string_view(raw_keys_).substr(ref.key_offset, ref.key_size);
   }
@@ -91,6 +102,7 @@ class BatchBuilder {
   std::vector<SeriesRef> series_refs_;
   std::string raw_keys_;
   uint32_t last_series_ = kNoRef;  // the entry of the last line added
+  TableState* last_table_ = nullptr;  // the table of the last key resolved
   uint64_t stamp_ = 0;  // one per Add, for duplicate-field detection
 
   // Per-line scratch, reused so the steady state does not allocate.

@@ -63,12 +63,19 @@ TEST(BatchBuilderTest, SeriesTheEngineKnowsAreAddedById) {
   ASSERT_EQ(r.lines_rejected, 1u);
   EXPECT_NE(r.errors[0].reason.find("conflicts with a tag"), std::string::npos) << r.errors[0].reason;
 
+  // Spellings resolved by their tags were remembered: a later request finds them without
+  // parsing, in the same series.
+  storage::WriteBatch third = write("cpu,rack=1,host=a v=6 40\ncpu,host=a,rack=1 v=7 50");
+  ASSERT_EQ(third.tables()[0]->series().size(), 1u);
+  EXPECT_EQ(third.tables()[0]->resolved_id(0), 0u);
+
   auto reader = engine->OpenTable("db", "cpu");
   ASSERT_TRUE(reader.ok());
   storage::testing::CollectingConsumer c;
   ASSERT_TRUE((*reader)->Scan(storage::testing::AllSeries(**reader, {"v"}), &c, nullptr).ok());
   ASSERT_EQ(c.rows.size(), 3u);
-  EXPECT_EQ(c.rows[0].size(), 3u);  // host=a: 10, 20, 30
+  EXPECT_EQ(c.rows[0].size(), 5u);  // host=a: 10, 20, 30, 40, 50
+  EXPECT_EQ(c.rows[0][50], std::vector<std::string>{std::to_string(7.0)});
   EXPECT_EQ(c.rows[0][30], std::vector<std::string>{std::to_string(5.0)});
   EXPECT_EQ(c.rows[2][20], std::vector<std::string>{std::to_string(4.0)});
 }
