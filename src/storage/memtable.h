@@ -1,6 +1,7 @@
-// Memtable: the in-memory part of one table. Per series, append-only column buffers (time plus one
-// buffer per field column). Rows may arrive out of order and may repeat a time; readers get them
-// sorted with duplicates resolved to the last write (SortedRows()).
+// Memtable: the in-memory part of one table. Per series, a 32-byte state and a chain of row pages
+// (RowPages: times and values of rows in write order, carved from shared 1 MB blocks). Rows may
+// arrive out of order and may repeat a time; readers get them sorted with duplicates resolved to
+// the last write (ReadSorted()).
 // Not thread-safe: the owning Table serialises writers and readers of the active memtable;
 // a frozen memtable is immutable and may be read concurrently.
 #pragma once
@@ -10,49 +11,40 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/base/value_type.h"
+#include "src/storage/column_buffer.h"
+#include "src/storage/memtable_pages.h"
 #include "src/storage/scan.h"
 #include "src/storage/table_schema.h"
 
 namespace gnomon::storage {
 
-// Values of one field column for one series; numeric values stored as their 8-byte patterns.
-struct ColumnBuffer {
-  ValueType type = ValueType::kNull;
-  std::vector<uint64_t> bits;          // numeric/bool values, one per row (0 where null)
-  std::vector<std::string> strings;    // string values, one per row ("" where null)
-  std::vector<uint8_t> validity;       // one per row; empty while every row has a value
-  size_t null_count = 0;
-};
-
-// A series' rows in time order (positions in its buffer), computed by a read of an unsorted
-// buffer and kept for later reads while the buffer stays as it was (same rows, no edits).
+// A series' rows in time order (positions in write order), computed by a read of an unsorted
+// series and kept for later reads while the series stays as it was (same rows, no edits).
 struct TimeOrder {
-  size_t rows = 0;          // buffer rows it covers
+  size_t rows = 0;          // rows it covers
   uint64_t edits = 0;       // Memtable::edits() when computed
   bool repeats = false;     // some time occurs twice (reads then merge rows field by field)
   std::vector<uint32_t> order;
 };
 
-struct SeriesBuffer {
-  std::vector<int64_t> times;
-  std::vector<ColumnBuffer> columns;  // indexed by ColumnId; may be shorter than the schema
-  uint32_t typed_columns = 0;         // columns whose type is set (not kNull)
-  bool sorted = true;                 // times strictly increasing so far
+// What the memtable keeps per series besides its pages: 32 bytes.
+struct SeriesState {
+  PageRef first_page = kNoPage;
+  PageRef last_page = kNoPage;
+  uint32_t rows = 0;
+  uint32_t sorted = 1;  // times strictly increasing so far
   int64_t min_time = INT64_MAX;
   int64_t max_time = INT64_MIN;
-  // Set by reads (under Memtable::order_mu_): concurrent writers' batches leave a buffer in a few
-  // runs, and after a load every query would otherwise order the same rows again.
-  mutable std::shared_ptr<const TimeOrder> time_order;
 };
 
-// Rows of one series sorted by time with unique times (last write wins), materialised for a read
-// or a flush. Columns indexed by ColumnId, each exactly `times.size()` long (or absent: type kNull).
-struct SortedSeries {
+// A series' rows gathered from its pages in write order (times, and the columns asked for).
+struct SeriesBuffer {
   std::vector<int64_t> times;
-  std::vector<ColumnBuffer> columns;
+  std::vector<ColumnBuffer> columns;  // indexed by ColumnId
 };
 
 class Memtable {
@@ -72,21 +64,24 @@ class Memtable {
                   const std::vector<ColumnId>& field_ids, const TableSchema& schema);
 
   // Cache hint for a coming AppendRows of `series`, in three steps issued in turn a few series
-  // ahead of it (step 0 farthest): 0 fetches the series' buffer, 1 its column headers, 2 the
-  // ends of its columns, where the next values go. Each step reads only what the one before
+  // ahead of it (step 0 farthest): 0 fetches the series' state, 1 its last page's header, 2 the
+  // free slots of that page, where the next values go. Each step reads only what the one before
   // fetched. No effect on contents.
   void Prefetch(SeriesId series, int step) const;
 
   bool empty() const { return rows_ == 0; }
   size_t rows() const { return rows_; }
-  size_t ApproximateBytes() const { return bytes_; }
+  size_t ApproximateBytes() const;
   int64_t min_time() const { return min_time_; }
   int64_t max_time() const { return max_time_; }
 
   // Series with rows, ascending.
   std::vector<SeriesId> SeriesIds() const;
-  const SeriesBuffer* Find(SeriesId id) const {
-    return id < series_.size() ? series_[id].get() : nullptr;
+  // The state of `id`, or nullptr when it has no rows here.
+  const SeriesState* Find(SeriesId id) const {
+    if (id >= slot_of_.size() || slot_of_[id] == kNoSlot) return nullptr;
+    const SeriesState* s = &states_[slot_of_[id]];
+    return s->rows > 0 ? s : nullptr;
   }
   // The rows of `id` with time in [min_time, max_time], sorted and deduplicated.
   // `columns` selects ColumnIds to materialise (others are left kNull in the result).
@@ -94,6 +89,8 @@ class Memtable {
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                   const std::vector<int>& columns, SortedSeries* out,
                   size_t limit = SIZE_MAX) const;
+  // The first `limit` rows of `id` in write order, every column the memtable has, unsorted.
+  void ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) const;
 
   // Rows written so far per series (indexed by SeriesId; 0 for none). A series' rows are only
   // ever appended, except by DeleteRows (which bumps edits()), so these counts taken together are
@@ -108,25 +105,34 @@ class Memtable {
   void DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time);
 
  private:
-  SeriesBuffer& Slot(SeriesId series, bool* created);
-  // Heap bytes `buf` holds in its vectors (capacities), with its own allocation.
-  static size_t Footprint(const SeriesBuffer& buf);
-  // Append's work on the series' buffer, without the memory accounting.
-  void AppendRow(SeriesBuffer& buf, int64_t time, const TableBatch& batch, const Row& row,
-                 const std::vector<ColumnId>& field_ids, const TableSchema& schema);
-  // The time order of the first `n` rows of `buf`, from its cache or computed (and cached).
-  std::shared_ptr<const TimeOrder> OrderOf(const SeriesBuffer& buf, size_t n) const;
-  // AppendRows' column-wise path; false (nothing changed) when the rows do not qualify.
-  bool AppendUniformRows(SeriesBuffer& buf, const TableBatch& batch,
-                         std::span<const uint32_t> rows, const std::vector<ColumnId>& field_ids);
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  SeriesState& State(SeriesId series);
+  // Appends one row of the batch (values through field_ids); `rows_coming` counts it and the
+  // rows of the same append after it.
+  void AppendRow(SeriesState& st, const TableBatch& batch, const Row& row,
+                 const std::vector<ColumnId>& field_ids, const TableSchema& schema,
+                 uint32_t rows_coming);
+  void NoteTime(SeriesState& st, int64_t time);
+  // The time order of the first `n` rows of `id`, from its cache or computed (and cached).
+  std::shared_ptr<const TimeOrder> OrderOf(SeriesId id, const std::vector<int64_t>& times,
+                                           size_t n) const;
+  // Gathers columns `columns` of rows [begin, end) of `st` into *out (cleared first).
+  void GatherColumns(const SeriesState& st, const std::vector<int>& columns, size_t begin,
+                     size_t end, std::vector<ColumnBuffer>* out) const;
 
-  std::vector<std::unique_ptr<SeriesBuffer>> series_;  // indexed by SeriesId
+  RowPages pages_;
+  std::vector<uint32_t> slot_of_;   // SeriesId -> index into states_ (kNoSlot: none)
+  std::vector<SeriesState> states_;
+  std::vector<SeriesId> ids_;       // parallel to states_
   size_t rows_ = 0;
-  size_t bytes_ = 0;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
-  mutable std::mutex order_mu_;  // guards SeriesBuffer::time_order
+  mutable std::mutex order_mu_;  // guards orders_
+  mutable std::unordered_map<SeriesId, std::shared_ptr<const TimeOrder>> orders_;
   int64_t min_time_ = INT64_MAX;
   int64_t max_time_ = INT64_MIN;
+  // Scratch of the append path.
+  std::vector<ColumnId> row_columns_;
+  std::vector<uint64_t> row_values_;
 };
 
 }  // namespace gnomon::storage

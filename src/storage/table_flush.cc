@@ -542,7 +542,7 @@ Status Table::RebuildLastValues() {
     mems.push_back(active_);
     for (const auto& mem : mems) {
       for (SeriesId id : mem->SeriesIds()) {
-        const SeriesBuffer* buf = mem->Find(id);
+        const SeriesState* buf = mem->Find(id);
         mem->ReadSorted(id, buf->max_time, buf->max_time, all, &s);
         offer_last(id, s);
       }

@@ -1,0 +1,249 @@
+#include "src/storage/memtable_pages.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/base/check.h"
+#include "src/base/hash.h"
+
+namespace gnomon::storage {
+namespace {
+
+constexpr size_t kBlockWords = size_t{1} << 17;  // 1 MB
+constexpr int kOffsetBits = 17;
+constexpr size_t kStringBlockBytes = 256 * 1024;
+constexpr uint32_t kMaxPageRows = 1024;
+constexpr size_t kHeaderWords = 2;
+
+}  // namespace
+
+size_t RowPages::PageWords(size_t columns, bool sparse, uint32_t capacity) {
+  size_t words = kHeaderWords + capacity * (1 + columns);
+  if (sparse) words += (columns * capacity + 7) / 8;
+  return words;
+}
+
+RowPages::Header* RowPages::HeaderAt(PageRef ref) const {
+  return reinterpret_cast<Header*>(blocks_[ref >> kOffsetBits].get() + (ref & ((1u << kOffsetBits) - 1)));
+}
+
+uint32_t RowPages::InternShape(const std::vector<ColumnId>& columns) {
+  const uint64_t h = Hash64(columns.data(), columns.size() * sizeof(ColumnId));
+  std::vector<uint32_t>& bucket = shape_index_[h];
+  for (uint32_t s : bucket) {
+    if (shapes_[s] == columns) return s;
+  }
+  const auto id = static_cast<uint32_t>(shapes_.size());
+  shapes_.push_back(columns);
+  std::vector<int32_t> position;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (position.size() <= columns[i]) position.resize(columns[i] + 1, -1);
+    position[columns[i]] = static_cast<int32_t>(i);
+  }
+  bytes_ += columns.size() * sizeof(ColumnId) + position.size() * sizeof(int32_t) + 96;
+  shape_position_.push_back(std::move(position));
+  bucket.push_back(id);
+  return id;
+}
+
+PageRef RowPages::NewPage(uint32_t shape, bool sparse, uint32_t capacity) {
+  const size_t words = PageWords(shapes_[shape].size(), sparse, capacity);
+  PageRef ref;
+  if (words > kBlockWords) {
+    // A page of very many columns: a block of its own (its offset is 0). Appends go on in a
+    // shared block opened afresh.
+    blocks_.push_back(std::make_unique<uint64_t[]>(words));
+    bytes_ += words * 8;
+    last_block_shared_ = false;
+    ref = static_cast<PageRef>((blocks_.size() - 1) << kOffsetBits);
+  } else {
+    if (!last_block_shared_ || block_used_ + words > kBlockWords) {
+      // make_unique_for_overwrite: the pages are written before they are read, and zeroing a
+      // block would touch every page of it at once.
+      blocks_.push_back(std::make_unique_for_overwrite<uint64_t[]>(kBlockWords));
+      bytes_ += kBlockWords * 8;
+      block_used_ = 0;
+      last_block_shared_ = true;
+    }
+    ref = static_cast<PageRef>(((blocks_.size() - 1) << kOffsetBits) | block_used_);
+    block_used_ += words;
+  }
+  GNOMON_CHECK_MSG(blocks_.size() < (size_t{1} << (32 - kOffsetBits)), "memtable larger than 32 GB");
+  Header* h = HeaderAt(ref);
+  h->next = kNoPage;
+  h->capacity = static_cast<uint16_t>(capacity);
+  h->count = 0;
+  h->shape = shape;
+  h->sparse = sparse ? 1 : 0;
+  return ref;
+}
+
+void RowPages::SetColumnType(ColumnId c, ValueType type) {
+  if (types_.size() <= c) types_.resize(c + 1, ValueType::kNull);
+  types_[c] = type;
+}
+
+void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
+                      PageRef* first, PageRef* last) {
+  Header* page = *last == kNoPage ? nullptr : HeaderAt(*last);
+  scratch_slots_.resize(row.count);
+  int32_t* slot_of = scratch_slots_.data();  // the row's values by position in the page's shape
+  bool fits = page != nullptr && page->count < page->capacity;
+  if (fits) {
+    const std::vector<int32_t>& pos = shape_position_[page->shape];
+    const size_t shape_size = shapes_[page->shape].size();
+    fits = page->sparse || row.count == shape_size;
+    for (uint32_t i = 0; fits && i < row.count; ++i) {
+      const ColumnId c = row.columns[i];
+      fits = c < pos.size() && pos[c] >= 0;
+      if (fits) slot_of[i] = pos[c];
+    }
+  }
+  if (!fits) {
+    // A new page: the shape of the last one with the row's new columns added.
+    scratch_columns_.clear();
+    if (page != nullptr) scratch_columns_ = shapes_[page->shape];
+    for (uint32_t i = 0; i < row.count; ++i) {
+      if (std::find(scratch_columns_.begin(), scratch_columns_.end(), row.columns[i]) ==
+          scratch_columns_.end()) {
+        scratch_columns_.push_back(row.columns[i]);
+      }
+    }
+    const uint32_t shape = InternShape(scratch_columns_);
+    const bool sparse = row.count < scratch_columns_.size() || (page != nullptr && page->sparse);
+    // Pages grow with the series (half its rows so far), so a long series has few headers and
+    // a series of a row or two wastes little; rows arriving together share a page.
+    uint32_t capacity = std::clamp<uint32_t>(std::max(rows_before / 2, rows_coming), 1, kMaxPageRows);
+    const PageRef ref = NewPage(shape, sparse, capacity);
+    if (page != nullptr) page->next = ref;
+    if (*first == kNoPage) *first = ref;
+    *last = ref;
+    page = HeaderAt(ref);
+    const std::vector<int32_t>& pos = shape_position_[shape];
+    for (uint32_t i = 0; i < row.count; ++i) slot_of[i] = pos[row.columns[i]];
+  }
+  uint64_t* words = reinterpret_cast<uint64_t*>(page);
+  const size_t cap = page->capacity;
+  const size_t ncols = shapes_[page->shape].size();
+  const size_t r = page->count;
+  int64_t* times = reinterpret_cast<int64_t*>(words + kHeaderWords);
+  times[r] = row.time;
+  uint64_t* values = words + kHeaderWords + cap;
+  for (uint32_t i = 0; i < row.count; ++i) values[slot_of[i] * cap + r] = row.values[i];
+  if (page->sparse) {
+    uint8_t* valid = reinterpret_cast<uint8_t*>(values + ncols * cap);
+    for (size_t c = 0; c < ncols; ++c) valid[c * cap + r] = 0;
+    for (uint32_t i = 0; i < row.count; ++i) valid[slot_of[i] * cap + r] = 1;
+  }
+  ++page->count;
+}
+
+uint64_t RowPages::StoreString(std::string_view s) {
+  const size_t need = 4 + s.size();
+  if (string_blocks_.empty() || string_used_ + need > kStringBlockBytes) {
+    const size_t size = std::max(kStringBlockBytes, need);
+    string_blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
+    bytes_ += size;
+    string_used_ = 0;
+  }
+  char* at = string_blocks_.back().get() + string_used_;
+  const auto len = static_cast<uint32_t>(s.size());
+  std::memcpy(at, &len, 4);
+  std::memcpy(at + 4, s.data(), s.size());
+  const uint64_t pattern = (static_cast<uint64_t>(string_blocks_.size() - 1) << 32) | string_used_;
+  string_used_ += need;
+  return pattern;
+}
+
+std::string_view RowPages::String(uint64_t pattern) const {
+  const char* at = string_blocks_[pattern >> 32].get() + static_cast<uint32_t>(pattern);
+  uint32_t len;
+  std::memcpy(&len, at, 4);
+  return std::string_view(at + 4, len);
+}
+
+void RowPages::GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* times) const {
+  for (PageRef ref = first; ref != kNoPage && limit > 0;) {
+    const Header* h = HeaderAt(ref);
+    const auto* t = reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(h) + kHeaderWords);
+    const size_t n = std::min<size_t>(h->count, limit);
+    times->insert(times->end(), t, t + n);
+    limit -= n;
+    ref = h->next;
+  }
+}
+
+bool RowPages::GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end,
+                            ColumnBuffer* out) const {
+  const bool is_string = out->type == ValueType::kString;
+  bool named = false;
+  size_t row = 0;  // the chain's row at the start of the page
+  for (PageRef ref = first; ref != kNoPage;) {
+    const Header* h = HeaderAt(ref);
+    const size_t count = h->count;
+    const std::vector<int32_t>& shape_pos = shape_position_[h->shape];
+    named |= c < shape_pos.size() && shape_pos[c] >= 0;
+    if (row + count <= begin || row >= end) {
+      row += count;
+      ref = h->next;
+      continue;
+    }
+    const size_t from = begin > row ? begin - row : 0;
+    const size_t to = std::min(count, end - row);
+    const std::vector<int32_t>& pos = shape_position_[h->shape];
+    const int32_t p = c < pos.size() ? pos[c] : -1;
+    const size_t cap = h->capacity;
+    const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
+    const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
+    const size_t base = is_string ? out->strings.size() : out->bits.size();
+    const size_t n = to - from;
+    // Rows may lack the column: validity for all rows gathered so far, then this page's.
+    const bool page_nulls = p < 0 || valid != nullptr;
+    if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
+    if (is_string) {
+      out->strings.resize(base + n);
+      for (size_t i = 0; i < n; ++i) {
+        const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
+        if (has) out->strings[base + i] = String(values[p * cap + from + i]);
+      }
+    } else if (p >= 0) {
+      out->bits.insert(out->bits.end(), values + p * cap + from, values + p * cap + to);
+      if (valid != nullptr) {
+        for (size_t i = 0; i < n; ++i) {
+          if (valid[p * cap + from + i] == 0) out->bits[base + i] = 0;
+        }
+      }
+    } else {
+      out->bits.resize(base + n, 0);
+    }
+    if (page_nulls || !out->validity.empty()) {
+      out->validity.resize(base + n, 1);
+      for (size_t i = 0; i < n; ++i) {
+        const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
+        if (!has) {
+          out->validity[base + i] = 0;
+          ++out->null_count;
+        }
+      }
+    }
+    row += count;
+    ref = h->next;
+  }
+  return named;
+}
+
+void RowPages::PrefetchHeader(PageRef last) const {
+  if (last != kNoPage) __builtin_prefetch(HeaderAt(last));
+}
+
+void RowPages::PrefetchTail(PageRef last) const {
+  if (last == kNoPage) return;
+  const Header* h = HeaderAt(last);
+  const uint64_t* words = reinterpret_cast<const uint64_t*>(h);
+  const size_t cap = h->capacity;
+  __builtin_prefetch(words + kHeaderWords + h->count, 1);
+  const size_t ncols = shapes_[h->shape].size();
+  for (size_t c = 0; c < ncols; ++c) __builtin_prefetch(words + kHeaderWords + cap * (1 + c) + h->count, 1);
+}
+
+}  // namespace gnomon::storage

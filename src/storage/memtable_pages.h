@@ -1,0 +1,107 @@
+// RowPages: the memtable's row storage. A series' rows live in a chain of pages carved from 1 MB
+// blocks; a page holds up to `capacity` rows of one column shape (ColumnIds, interned once per
+// memtable): their times, then each column's values as 8-byte patterns, then, in a sparse page
+// only, one validity byte per column and row. Strings live in their own blocks; a value names
+// one by position.
+//
+// Nothing here is per series but the pages themselves: a series of one row costs a 16-byte page
+// header and its values, not a set of vectors (docs/architecture.md, "Memtable").
+// Not thread-safe: the Memtable's owner serialises writers and readers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "src/base/value_type.h"
+#include "src/storage/column_buffer.h"
+#include "src/storage/table_schema.h"
+
+namespace gnomon::storage {
+
+using PageRef = uint32_t;
+inline constexpr PageRef kNoPage = UINT32_MAX;
+
+// One row to append: its time and its values by column (ColumnId, 8-byte pattern; for strings
+// the pattern is what StoreString returned). Columns are distinct.
+struct PageRow {
+  int64_t time;
+  const ColumnId* columns;
+  const uint64_t* values;
+  uint32_t count;
+};
+
+class RowPages {
+ public:
+  RowPages() = default;
+  RowPages(const RowPages&) = delete;
+  RowPages& operator=(const RowPages&) = delete;
+
+  // Appends `row` to the chain whose last page is *last (kNoPage: a new chain; *first is then
+  // set too). `rows_before` (the series' rows so far) and `rows_coming` (this row and those that
+  // follow it in the same append) size a new page.
+  void Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, PageRef* first,
+              PageRef* last);
+
+  // Stores a string value; the returned pattern goes in a PageRow's values.
+  uint64_t StoreString(std::string_view s);
+  std::string_view String(uint64_t pattern) const;
+
+  // The type of column `c` (set when a row first names it; kNull if none has).
+  ValueType ColumnType(ColumnId c) const {
+    return c < types_.size() ? types_[c] : ValueType::kNull;
+  }
+  void SetColumnType(ColumnId c, ValueType type);
+  // Columns ids below this may have a type.
+  ColumnId column_count() const { return static_cast<ColumnId>(types_.size()); }
+
+  // Appends the times of the chain from `first` (up to `limit` rows) to *times.
+  void GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* times) const;
+  // Appends rows [begin, end) of the chain (write order) of column `c` to *out, whose type must
+  // be set; a row without a value becomes a null. Returns whether any page of the chain has the
+  // column (some row of the series ever named it).
+  bool GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end, ColumnBuffer* out) const;
+
+  // Cache hints for an append to the chain ending at `last`: its header, then its free slots.
+  void PrefetchHeader(PageRef last) const;
+  void PrefetchTail(PageRef last) const;
+
+  // Heap bytes held: blocks, string blocks, shapes.
+  size_t bytes() const { return bytes_; }
+
+ private:
+  struct Header {
+    PageRef next;
+    uint16_t capacity;
+    uint16_t count;
+    uint32_t shape;
+    uint32_t sparse;  // 1: validity bytes follow the values
+  };
+  static_assert(sizeof(Header) == 16);
+
+  Header* HeaderAt(PageRef ref) const;
+  PageRef NewPage(uint32_t shape, bool sparse, uint32_t capacity);
+  uint32_t InternShape(const std::vector<ColumnId>& columns);
+  // Words (8 bytes) a page takes.
+  static size_t PageWords(size_t columns, bool sparse, uint32_t capacity);
+
+  std::vector<std::unique_ptr<uint64_t[]>> blocks_;
+  size_t block_used_ = 0;  // words used in blocks_.back() (when it is a shared block)
+  bool last_block_shared_ = false;
+
+  std::vector<std::vector<ColumnId>> shapes_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> shape_index_;  // hash -> shapes
+  std::vector<std::vector<int32_t>> shape_position_;  // shape -> column -> position or -1
+
+  std::vector<std::unique_ptr<char[]>> string_blocks_;
+  size_t string_used_ = 0;
+
+  std::vector<ValueType> types_;
+  std::vector<ColumnId> scratch_columns_;
+  std::vector<int32_t> scratch_slots_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace gnomon::storage
