@@ -86,6 +86,7 @@ struct EngineStats {
   uint64_t rows_written = 0;
   uint64_t series = 0;
   uint64_t series_index_bytes = 0;  // series registries and their raw-key caches in memory
+  uint64_t last_value_bytes = 0;    // last-value caches
   uint64_t memtable_bytes = 0;
   uint64_t segment_files = 0;
   uint64_t segment_bytes = 0;

@@ -4,35 +4,45 @@
 
 namespace gnomon::storage {
 
-LastValueCache::Entry& LastValueCache::Slot(SeriesId series) {
-  if (series >= entries_.size()) entries_.resize(series + 1);
-  return entries_[series];
+void LastValueCache::Reset(SeriesId series, int64_t time) {
+  if (series >= present_.size()) {
+    present_.resize(series + 1, 0);
+    times_.resize(series + 1, 0);
+  }
+  present_[series] = 1;
+  times_[series] = time;
+  for (Column& col : columns_) {
+    if (series < col.valid.size()) col.valid[series] = 0;
+  }
+}
+
+LastValueCache::Column& LastValueCache::ColumnFor(ColumnId c, SeriesId series, bool strings) {
+  if (c >= columns_.size()) columns_.resize(c + 1);
+  Column& col = columns_[c];
+  if (series >= col.valid.size()) {
+    col.valid.resize(series + 1, 0);
+    col.bits.resize(series + 1, 0);
+  }
+  if (strings && series >= col.strings.size()) col.strings.resize(series + 1);
+  return col;
 }
 
 void LastValueCache::Offer(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
                            const std::vector<ColumnId>& field_ids) {
-  Entry& e = Slot(series);
-  if (e.present && time < e.time) return;
-  if (!e.present || time > e.time) {
-    e.present = true;
-    e.time = time;
-    std::fill(e.valid.begin(), e.valid.end(), 0);
-  }
+  const bool had = Has(series);
+  if (had && time < times_[series]) return;
+  if (!had || time > times_[series]) Reset(series, time);
   for (uint32_t i = 0; i < row.value_count; ++i) {
     const FieldValue& v = batch.values()[row.value_begin + i];
-    ColumnId c = field_ids[v.field];
-    if (c >= e.valid.size()) {
-      e.valid.resize(c + 1, 0);
-      e.bits.resize(c + 1, 0);
-      e.strings.resize(c + 1);
-    }
-    e.valid[c] = 1;
-    switch (batch.fields()[v.field].type) {
-      case ValueType::kFloat64: std::memcpy(&e.bits[c], &v.f64, 8); break;
-      case ValueType::kInt64: e.bits[c] = static_cast<uint64_t>(v.i64); break;
-      case ValueType::kUInt64: e.bits[c] = v.u64; break;
-      case ValueType::kBool: e.bits[c] = v.b ? 1 : 0; break;
-      case ValueType::kString: e.strings[c] = std::string(batch.StringValue(v)); break;
+    const ValueType type = batch.fields()[v.field].type;
+    Column& col = ColumnFor(field_ids[v.field], series, type == ValueType::kString);
+    col.valid[series] = 1;
+    switch (type) {
+      case ValueType::kFloat64: std::memcpy(&col.bits[series], &v.f64, 8); break;
+      case ValueType::kInt64: col.bits[series] = static_cast<uint64_t>(v.i64); break;
+      case ValueType::kUInt64: col.bits[series] = v.u64; break;
+      case ValueType::kBool: col.bits[series] = v.b ? 1 : 0; break;
+      case ValueType::kString: col.strings[series] = std::string(batch.StringValue(v)); break;
       default: break;
     }
   }
@@ -41,48 +51,42 @@ void LastValueCache::Offer(SeriesId series, int64_t time, const TableBatch& batc
 void LastValueCache::OfferColumns(SeriesId series, int64_t time, const std::vector<uint64_t>& bits,
                                   const std::vector<std::string>& strings,
                                   const std::vector<uint8_t>& valid, const TableSchema& schema) {
-  Entry& e = Slot(series);
-  if (e.present && time < e.time) return;
-  if (!e.present || time > e.time) {
-    e.present = true;
-    e.time = time;
-    std::fill(e.valid.begin(), e.valid.end(), 0);
-  }
-  if (e.valid.size() < valid.size()) {
-    e.valid.resize(valid.size(), 0);
-    e.bits.resize(valid.size(), 0);
-    e.strings.resize(valid.size());
-  }
+  const bool had = Has(series);
+  if (had && time < times_[series]) return;
+  if (!had || time > times_[series]) Reset(series, time);
   for (size_t c = 0; c < valid.size(); ++c) {
     if (!valid[c]) continue;
-    e.valid[c] = 1;
-    if (schema.fields()[c].type == ValueType::kString) {
-      e.strings[c] = strings[c];
+    const bool is_string = schema.fields()[c].type == ValueType::kString;
+    Column& col = ColumnFor(static_cast<ColumnId>(c), series, is_string);
+    col.valid[series] = 1;
+    if (is_string) {
+      col.strings[series] = strings[c];
     } else {
-      e.bits[c] = bits[c];
+      col.bits[series] = bits[c];
     }
   }
 }
 
 bool LastValueCache::Get(SeriesId series, const TableSchema& schema, LastRow* out) const {
-  if (series >= entries_.size() || !entries_[series].present) return false;
-  const Entry& e = entries_[series];
-  out->time = e.time;
+  if (!Has(series)) return false;
+  out->time = times_[series];
   out->values.clear();
   out->strings.clear();
-  for (size_t c = 0; c < e.valid.size(); ++c) {
-    if (!e.valid[c]) continue;
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    const Column& col = columns_[c];
+    if (series >= col.valid.size() || !col.valid[series]) continue;
     FieldValue v;
     v.field = static_cast<uint32_t>(c);
+    const uint64_t bits = col.bits[series];
     switch (schema.fields()[c].type) {
-      case ValueType::kFloat64: std::memcpy(&v.f64, &e.bits[c], 8); break;
-      case ValueType::kInt64: v.i64 = static_cast<int64_t>(e.bits[c]); break;
-      case ValueType::kUInt64: v.u64 = e.bits[c]; break;
-      case ValueType::kBool: v.b = e.bits[c] != 0; break;
+      case ValueType::kFloat64: std::memcpy(&v.f64, &bits, 8); break;
+      case ValueType::kInt64: v.i64 = static_cast<int64_t>(bits); break;
+      case ValueType::kUInt64: v.u64 = bits; break;
+      case ValueType::kBool: v.b = bits != 0; break;
       case ValueType::kString:
         v.str.offset = static_cast<uint32_t>(out->strings.size());
-        v.str.length = static_cast<uint32_t>(e.strings[c].size());
-        out->strings += e.strings[c];
+        v.str.length = static_cast<uint32_t>(col.strings[series].size());
+        out->strings += col.strings[series];
         break;
       default: break;
     }
@@ -92,7 +96,22 @@ bool LastValueCache::Get(SeriesId series, const TableSchema& schema, LastRow* ou
 }
 
 void LastValueCache::Invalidate(SeriesId series) {
-  if (series < entries_.size()) entries_[series] = Entry{};
+  if (!Has(series)) return;
+  present_[series] = 0;
+  for (Column& col : columns_) {
+    if (series < col.valid.size()) col.valid[series] = 0;
+    if (series < col.strings.size()) std::string().swap(col.strings[series]);
+  }
+}
+
+size_t LastValueCache::MemoryUsage() const {
+  size_t bytes = present_.capacity() + times_.capacity() * sizeof(int64_t);
+  for (const Column& col : columns_) {
+    bytes += col.bits.capacity() * sizeof(uint64_t) + col.valid.capacity() +
+             col.strings.capacity() * sizeof(std::string);
+    for (const std::string& s : col.strings) bytes += s.capacity() > 15 ? s.capacity() + 1 : 0;
+  }
+  return bytes;
 }
 
 }  // namespace gnomon::storage

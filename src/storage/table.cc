@@ -252,6 +252,7 @@ void Table::Stats(EngineStats* stats) const {
   std::shared_lock lock(mu_);
   stats->series += registry_->size();
   stats->series_index_bytes += registry_->MemoryUsage() + raw_keys_.MemoryUsage();
+  stats->last_value_bytes += last_values_.MemoryUsage();
   stats->memtable_bytes += active_->ApproximateBytes();
   for (const auto& f : frozen_) stats->memtable_bytes += f->ApproximateBytes();
   stats->segment_files += segments_.size();

@@ -70,6 +70,8 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
     Metric(&out, "gnomon_engine_series", "gauge", "Series known to the engine.", e.series);
     Metric(&out, "gnomon_engine_series_index_bytes", "gauge",
            "Series registries, tag indexes and raw-key caches in memory.", e.series_index_bytes);
+    Metric(&out, "gnomon_engine_last_value_bytes", "gauge",
+           "Last-value caches (the newest row of every series) in memory.", e.last_value_bytes);
     Metric(&out, "gnomon_engine_memtable_bytes", "gauge", "Bytes held in memtables.",
            e.memtable_bytes);
     Metric(&out, "gnomon_engine_segment_files", "gauge", "Live segment files.", e.segment_files);
