@@ -86,7 +86,7 @@ TEST_F(SegmentCorruptionTest, BlockFlipsFailOpenNamingTheBlock) {
   // with the file name and the damaged block's offset, before any read can return wrong values.
   auto good = SegmentReader::Open(&env_, kGood);
   ASSERT_TRUE(good.ok());
-  const RowGroupMeta& first = (*good)->group(0);
+  const RowGroupMeta first = (*good)->group((*good)->index().series.front(), 0);
   std::string bad = good_;
   bad[first.time_offset + first.time_length - 1] ^= 0x10;
   ASSERT_TRUE(Store(&env_, kBad, bad).ok());

@@ -92,13 +92,21 @@ struct SliceInfo {
   uint32_t rows = 0;
 };
 
+// A series of a segment. An unpacked one owns groups [first_group, first_group + num_groups) of
+// SegmentIndex::groups; a packed one (pack != kNoPack) owns no entry there: its one group is
+// rows [pack_first_row, pack_first_row + rows) of its pack (SeriesGroup makes it), so that an
+// index of a million short series holds 40 bytes a series, not 40 plus an 80-byte group.
 struct SeriesMeta {
   SeriesId id = 0;
-  uint32_t first_group = 0;  // index into SegmentIndex::groups
-  uint32_t num_groups = 0;
+  uint32_t first_group = 0;  // index into SegmentIndex::groups (unpacked series)
+  uint32_t num_groups = 0;   // 1 for a packed series
   uint32_t rows = 0;
   int64_t min_time = 0;
   int64_t max_time = 0;
+  uint32_t pack = kNoPack;   // index into SegmentIndex::packs, for a packed series
+  uint32_t pack_first_row = 0;
+
+  bool packed() const { return pack != kNoPack; }
 };
 
 struct SegmentColumn {
@@ -119,5 +127,9 @@ struct SegmentIndex {
   // columns.size() per unpacked group and per pack (packed groups share their pack's).
   std::vector<ColumnChunkMeta> chunks;
 };
+
+// Group `k` (< meta.num_groups) of series `meta` of `index`; for a packed series, a view of its
+// rows in its pack (time block and chunks are the pack's).
+RowGroupMeta SeriesGroup(const SegmentIndex& index, const SeriesMeta& meta, uint32_t k);
 
 }  // namespace gnomon::storage

@@ -197,14 +197,13 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
   PutVarint64(out, index.series.size());
   for (const SeriesMeta& s : index.series) {
     PutVarint64(out, s.id);
-    const RowGroupMeta& first = index.groups[s.first_group];
-    if (first.packed()) {  // a packed series: ngroups 0, then where it is
+    if (s.packed()) {  // a packed series: ngroups 0, then where it is
       PutVarint64(out, 0);
-      PutVarint64(out, first.pack);
-      PutVarint64(out, first.rows);
+      PutVarint64(out, s.pack);
+      PutVarint64(out, s.rows);
       // Its times relative to the segment's first: a byte or two, not nine.
-      PutVarint64(out, static_cast<uint64_t>(first.min_time) - static_cast<uint64_t>(index.min_time));
-      PutVarint64(out, static_cast<uint64_t>(first.max_time) - static_cast<uint64_t>(first.min_time));
+      PutVarint64(out, static_cast<uint64_t>(s.min_time) - static_cast<uint64_t>(index.min_time));
+      PutVarint64(out, static_cast<uint64_t>(s.max_time) - static_cast<uint64_t>(s.min_time));
       continue;
     }
     PutVarint64(out, s.num_groups);
@@ -225,6 +224,22 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
       }
     }
   }
+}
+
+RowGroupMeta SeriesGroup(const SegmentIndex& index, const SeriesMeta& meta, uint32_t k) {
+  if (!meta.packed()) return index.groups[meta.first_group + k];
+  const PackMeta& p = index.packs[meta.pack];
+  RowGroupMeta group;
+  group.rows = meta.rows;
+  group.min_time = meta.min_time;
+  group.max_time = meta.max_time;
+  group.time_offset = p.time_offset;
+  group.time_length = p.time_length;
+  group.time_crc = p.time_crc;
+  group.first_column = p.first_column;
+  group.pack = meta.pack;
+  group.pack_first_row = meta.pack_first_row;
+  return group;
 }
 
 Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t version) {
@@ -292,7 +307,6 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
     if (ngroups == 0) {
       // Packed: its rows follow those of the series before it in the same pack.
       uint64_t pack, srows;
-      RowGroupMeta group;
       uint64_t from_start, span;
       if (!GetVarint64(&in, &pack) || pack >= npacks || !GetVarint64(&in, &srows) || srows == 0 ||
           srows > index->packs[pack].rows - pack_fill[pack] || !GetVarint64(&in, &from_start) ||
@@ -301,21 +315,13 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
           span > static_cast<uint64_t>(index->max_time) - static_cast<uint64_t>(index->min_time) - from_start) {
         return Bad("packed series", in.size(), total);
       }
-      group.min_time = static_cast<int64_t>(static_cast<uint64_t>(index->min_time) + from_start);
-      group.max_time = static_cast<int64_t>(static_cast<uint64_t>(group.min_time) + span);
-      const PackMeta& p = index->packs[pack];
-      group.rows = static_cast<uint32_t>(srows);
-      group.time_offset = p.time_offset;
-      group.time_length = p.time_length;
-      group.time_crc = p.time_crc;
-      group.first_column = p.first_column;
-      group.pack = static_cast<uint32_t>(pack);
-      group.pack_first_row = pack_fill[pack];
-      pack_fill[pack] += group.rows;
-      s.rows = group.rows;
-      s.min_time = group.min_time;
-      s.max_time = group.max_time;
-      index->groups.push_back(group);
+      s.min_time = static_cast<int64_t>(static_cast<uint64_t>(index->min_time) + from_start);
+      s.max_time = static_cast<int64_t>(static_cast<uint64_t>(s.min_time) + span);
+      s.rows = static_cast<uint32_t>(srows);
+      s.first_group = 0;
+      s.pack = static_cast<uint32_t>(pack);
+      s.pack_first_row = pack_fill[pack];
+      pack_fill[pack] += s.rows;
       continue;
     }
     for (uint64_t g = 0; g < ngroups; ++g) {

@@ -28,7 +28,8 @@ class SegmentReader {
 
   // Metadata of series `id`, or nullptr if the segment has no rows for it.
   const SeriesMeta* FindSeries(SeriesId id) const;
-  const RowGroupMeta& group(uint32_t g) const { return index_.groups[g]; }
+  // Group `k` of series `meta` (SeriesGroup).
+  RowGroupMeta group(const SeriesMeta& meta, uint32_t k) const { return SeriesGroup(index_, meta, k); }
   const ColumnChunkMeta& chunk(const RowGroupMeta& group, size_t column) const {
     return index_.chunks[group.first_column + column];
   }

@@ -147,13 +147,13 @@ TEST_F(SegmentTest, RoundTripMixedTypesNullsAndExtremes) {
   // Presence per chunk of series 2: f all null -> absent; i never written -> absent; u dense.
   const SeriesMeta* one = reader->FindSeries(2);
   ASSERT_NE(one, nullptr);
-  const RowGroupMeta& g = reader->group(one->first_group);
+  const RowGroupMeta g = reader->group(*one, 0);
   EXPECT_EQ(reader->chunk(g, 0).presence, ColumnChunkMeta::kAbsent);
   EXPECT_EQ(reader->chunk(g, 1).presence, ColumnChunkMeta::kAbsent);
   EXPECT_EQ(reader->chunk(g, 2).presence, ColumnChunkMeta::kDense);
   EXPECT_EQ(reader->chunk(g, 3).presence, ColumnChunkMeta::kAbsent);
   EXPECT_EQ(reader->chunk(g, 4).presence, ColumnChunkMeta::kDense);  // "" is a value
-  const RowGroupMeta& g0 = reader->group(reader->FindSeries(0)->first_group);
+  const RowGroupMeta g0 = reader->group(*reader->FindSeries(0), 0);
   // Every column of series 0 has a NULL somewhere (first row, last row, middle): validity blocks.
   for (size_t col = 0; col < 5; ++col) {
     EXPECT_EQ(reader->chunk(g0, col).presence, ColumnChunkMeta::kWithValidity) << col;
@@ -205,7 +205,7 @@ TEST_F(SegmentTest, ShortSeriesArePackedAndReadBackExactly) {
   for (const auto& [id, data] : series) {
     const SeriesMeta* meta = reader->FindSeries(id);
     ASSERT_NE(meta, nullptr);
-    const RowGroupMeta& g = reader->group(meta->first_group);
+    const RowGroupMeta g = reader->group(*meta, 0);
     EXPECT_EQ(g.packed(), data.times.size() < kPackedSeriesMaxRows) << id;
     if (!g.packed()) continue;
     EXPECT_EQ(meta->num_groups, 1u);
@@ -309,17 +309,17 @@ TEST_F(SegmentTest, SeveralRowGroupsPerSeries) {
   EXPECT_EQ(meta->max_time, s.times.back());
   const uint32_t expected_rows[3] = {kRowsPerGroup, kRowsPerGroup, 123};
   for (uint32_t k = 0; k < 3; ++k) {
-    const RowGroupMeta& g = reader->group(meta->first_group + k);
+    const RowGroupMeta g = reader->group(*meta, k);
     EXPECT_EQ(g.rows, expected_rows[k]);
     EXPECT_EQ(g.min_time, s.times[k * kRowsPerGroup]);
     EXPECT_EQ(g.max_time, s.times[k * kRowsPerGroup + g.rows - 1]);
   }
-  const RowGroupMeta& middle = reader->group(meta->first_group + 1);
+  const RowGroupMeta middle = reader->group(*meta, 1);
   EXPECT_EQ(reader->chunk(middle, 4).presence, ColumnChunkMeta::kAbsent);
   EXPECT_EQ(reader->chunk(middle, 1).presence, ColumnChunkMeta::kDense);
-  EXPECT_EQ(reader->chunk(reader->group(meta->first_group), 1).presence,
+  EXPECT_EQ(reader->chunk(reader->group(*meta, 0), 1).presence,
             ColumnChunkMeta::kWithValidity);
-  EXPECT_EQ(reader->chunk(reader->group(meta->first_group + 2), 2).presence,
+  EXPECT_EQ(reader->chunk(reader->group(*meta, 2), 2).presence,
             ColumnChunkMeta::kWithValidity);
   const SeriesMeta* next = reader->FindSeries(5);
   ASSERT_NE(next, nullptr);
@@ -460,7 +460,7 @@ TEST_F(SegmentTest, ChunkedColumnsReadAnyRowRanges) {
   columns.push_back({"sparse", ValueType::kInt64});
   auto reader = WriteAndOpen(columns, {{1, s}}, nullptr);
   ASSERT_NE(reader, nullptr);
-  const RowGroupMeta& g = reader->group(reader->FindSeries(1)->first_group);
+  const RowGroupMeta g = reader->group(*reader->FindSeries(1), 0);
   // The walk's block is chunked (seekable); its bytes start with the codec tag.
   const ColumnChunkMeta& ic = reader->chunk(g, 1);
   auto bytes = port::ReadFileToString(&env_, path_);
@@ -587,7 +587,7 @@ TEST_F(SegmentTest, StatisticsPerRowGroup) {
   ASSERT_NE(meta, nullptr);
   ASSERT_EQ(meta->num_groups, 2u);
   for (uint32_t g = 0; g < 2; ++g) {
-    const RowGroupMeta& group = reader->group(meta->first_group + g);
+    const RowGroupMeta group = reader->group(*meta, g);
     for (size_t c = 0; c < 5; ++c) {
       SCOPED_TRACE("group " + std::to_string(g) + " column " + std::to_string(c));
       ExpectedStats want = Expect(s.columns[c], g * kRowsPerGroup, group.rows);
@@ -597,7 +597,7 @@ TEST_F(SegmentTest, StatisticsPerRowGroup) {
     }
   }
   // Spot checks of the values themselves.
-  const RowGroupMeta& g0 = reader->group(meta->first_group);
+  const RowGroupMeta g0 = reader->group(*meta, 0);
   EXPECT_EQ(reader->chunk(g0, 0).stats.min, -kInf);
   EXPECT_EQ(reader->chunk(g0, 0).stats.max, 48.5);
   EXPECT_EQ(reader->chunk(g0, 0).stats.count, kRowsPerGroup);
@@ -607,7 +607,7 @@ TEST_F(SegmentTest, StatisticsPerRowGroup) {
   EXPECT_EQ(reader->chunk(g0, 2).stats.min, 0.0);
   EXPECT_EQ(reader->chunk(g0, 4).stats.count, kRowsPerGroup / 2);
   EXPECT_FALSE(reader->chunk(g0, 4).stats.has_numeric);
-  const RowGroupMeta& g1 = reader->group(meta->first_group + 1);
+  const RowGroupMeta g1 = reader->group(*meta, 1);
   EXPECT_EQ(reader->chunk(g1, 0).stats.count, 5u);  // the NaNs count as values
   EXPECT_EQ(reader->chunk(g1, 3).stats.max, 0.0);
 }

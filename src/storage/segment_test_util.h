@@ -116,7 +116,7 @@ inline Status ReadBack(const SegmentReader& reader, const SeriesMeta& meta,
   std::vector<int64_t> group_times;
   DecodedColumn decoded;
   for (uint32_t g = 0; g < meta.num_groups; ++g) {
-    const RowGroupMeta& group = reader.group(meta.first_group + g);
+    const RowGroupMeta group = reader.group(meta, g);
     GNOMON_RETURN_IF_ERROR(reader.ReadTimes(group, &group_times));
     times->insert(times->end(), group_times.begin(), group_times.end());
     for (size_t c = 0; c < columns->size(); ++c) {
@@ -139,7 +139,7 @@ inline Status ReadEverything(const SegmentReader& reader) {
   for (const SeriesMeta& meta : reader.index().series) {
     GNOMON_RETURN_IF_ERROR(ReadBack(reader, meta, &times, &columns));
     for (uint32_t g = 0; g < meta.num_groups; ++g) {
-      const RowGroupMeta& group = reader.group(meta.first_group + g);
+      const RowGroupMeta group = reader.group(meta, g);
       GNOMON_RETURN_IF_ERROR(reader.ReadSlices(group, &slices));
       for (size_t c = 0; c < reader.index().columns.size(); ++c) {
         GNOMON_RETURN_IF_ERROR(reader.ReadSliceStats(group, c, slices.size(), &stats));

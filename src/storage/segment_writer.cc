@@ -242,21 +242,14 @@ Status SegmentWriter::AddToPack(SeriesId id, const SortedSeries& data) {
   for (size_t c = 0; c < pack_.columns.size(); ++c) {
     AppendColumnRows(c < data.columns.size() ? &data.columns[c] : nullptr, n, have, &pack_.columns[c]);
   }
-  RowGroupMeta group;  // its blocks' places come when the pack is written
-  group.rows = static_cast<uint32_t>(n);
-  group.min_time = data.times.front();
-  group.max_time = data.times.back();
-  group.pack = static_cast<uint32_t>(index_.packs.size());
-  group.pack_first_row = static_cast<uint32_t>(have);
-  SeriesMeta series;
+  SeriesMeta series;  // its blocks are the pack's, placed when the pack is written
   series.id = id;
-  series.first_group = static_cast<uint32_t>(index_.groups.size());
   series.num_groups = 1;
-  series.rows = group.rows;
-  series.min_time = group.min_time;
-  series.max_time = group.max_time;
-  pack_groups_.push_back(series.first_group);
-  index_.groups.push_back(group);
+  series.rows = static_cast<uint32_t>(n);
+  series.min_time = data.times.front();
+  series.max_time = data.times.back();
+  series.pack = static_cast<uint32_t>(index_.packs.size());
+  series.pack_first_row = static_cast<uint32_t>(have);
   index_.series.push_back(series);
   index_.rows += n;
   index_.min_time = std::min(index_.min_time, series.min_time);
@@ -278,13 +271,6 @@ Status SegmentWriter::FlushPack() {
     GNOMON_RETURN_IF_ERROR(WriteChunk(pack_.columns[c], 0, rows, encoding::ChunkLayout{}, &meta));
     index_.chunks.push_back(meta);
   }
-  for (uint32_t g : pack_groups_) {
-    RowGroupMeta& group = index_.groups[g];
-    group.time_offset = pack.time_offset;
-    group.time_length = pack.time_length;
-    group.time_crc = pack.time_crc;
-    group.first_column = pack.first_column;
-  }
   index_.packs.push_back(pack);
   pack_.times.clear();
   for (ColumnBuffer& c : pack_.columns) {
@@ -293,7 +279,6 @@ Status SegmentWriter::FlushPack() {
     c.validity.clear();
     c.null_count = 0;
   }
-  pack_groups_.clear();
   return Status::OK();
 }
 

@@ -51,7 +51,6 @@ class SegmentWriter {
   // The open pack: its rows so far (columns as the segment's) and the groups of its series.
   uint32_t pack_max_rows_ = kPackedSeriesMaxRows;
   SortedSeries pack_;
-  std::vector<uint32_t> pack_groups_;
 };
 
 // Where integer blocks of a group of `rows` rows get seek points: at the group's hour-slice starts

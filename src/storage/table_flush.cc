@@ -63,7 +63,7 @@ Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta
   std::vector<int64_t> times;
   DecodedColumn col;
   for (uint32_t g = 0; g < meta.num_groups; ++g) {
-    const RowGroupMeta& group = reader.group(meta.first_group + g);
+    const RowGroupMeta group = reader.group(meta, g);
     if (group.max_time < min_time || group.min_time > max_time) continue;
     uint32_t begin, end;
     int64_t first = 0, step = 0;

@@ -335,7 +335,7 @@ class TableSnapshot final : public TableReader {
       const SeriesMeta* meta = seg.reader->FindSeries(id);
       if (meta == nullptr) continue;
       for (uint32_t g = 0; g < meta->num_groups; ++g) {
-        const RowGroupMeta& group = seg.reader->group(meta->first_group + g);
+        const RowGroupMeta group = seg.reader->group(*meta, g);
         if (group.max_time >= spec.min_time && group.min_time <= spec.max_time) {
           seg.reader->PrefetchGroup(group, column_ids, spec.min_time, spec.max_time);
         }
@@ -540,7 +540,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
     const size_t seg_columns = seg.index().columns.size();
     for (uint32_t k = 0; k < src.meta->num_groups; ++k) {
       uint32_t g = spec.newest_first ? src.meta->num_groups - 1 - k : k;
-      const RowGroupMeta& group = seg.group(src.meta->first_group + g);
+      const RowGroupMeta group = seg.group(*src.meta, g);
       if (group.max_time < spec.min_time || group.min_time > spec.max_time) {
         ++metrics->blocks_pruned;
         continue;
