@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <queue>
 #include <vector>
 
 #include "src/base/check.h"
@@ -33,65 +32,82 @@ constexpr int kTableBits = kHuffmanMaxCodeLength;
 constexpr size_t kTableSize = size_t{1} << kTableBits;
 
 // Huffman code lengths for the nonzero counts; symbols with count 0 get length 0.
+//
+// The tree is the one a min-heap of (weight, node index) builds, leaves indexed in symbol order and
+// internal nodes after them in creation order, but built with two queues (van Leeuwen): sorted
+// leaves, and internal nodes, which are created in (weight, index) order. The smaller front of the
+// two is the heap's minimum, so the lengths are the heap's exactly (the stored bytes do not
+// change), without its allocations: encoders build a code per block.
 std::array<uint8_t, 256> HuffmanLengths(const std::array<uint64_t, 256>& counts) {
+  std::array<uint8_t, 256> lengths{};
   struct Node {
     uint64_t weight;
     int index;
-    bool operator>(const Node& o) const { return weight != o.weight ? weight > o.weight : index > o.index; }
   };
-  std::array<uint8_t, 256> lengths{};
-  std::vector<int> parent;
-  std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap;
-  std::vector<int> leaf_of_symbol(256, -1);
+  std::array<Node, 256> leaves;
+  std::array<int, 256> symbol_of{};  // leaf index -> symbol
+  int k = 0;
   for (int s = 0; s < 256; ++s) {
     if (counts[s] == 0) continue;
-    leaf_of_symbol[s] = static_cast<int>(parent.size());
-    heap.push({counts[s], static_cast<int>(parent.size())});
-    parent.push_back(-1);
+    leaves[k] = Node{counts[s], k};
+    symbol_of[k] = s;
+    ++k;
   }
-  if (parent.size() == 1) {
-    for (int s = 0; s < 256; ++s) {
-      if (counts[s] != 0) lengths[s] = 1;
-    }
+  if (k == 0) return lengths;
+  if (k == 1) {
+    lengths[symbol_of[0]] = 1;
     return lengths;
   }
-  while (heap.size() > 1) {
-    const Node a = heap.top();
-    heap.pop();
-    const Node b = heap.top();
-    heap.pop();
-    const int p = static_cast<int>(parent.size());
-    parent.push_back(-1);
+  auto less = [](const Node& a, const Node& b) {
+    return a.weight != b.weight ? a.weight < b.weight : a.index < b.index;
+  };
+  std::sort(leaves.begin(), leaves.begin() + k, less);
+  std::array<Node, 256> internal;  // k - 1 of them, in creation order
+  std::array<int, 511> parent;
+  int next_leaf = 0, next_internal = 0, internal_count = 0;
+  auto take = [&]() -> Node {
+    if (next_leaf < k && (next_internal == internal_count || less(leaves[next_leaf], internal[next_internal]))) {
+      return leaves[next_leaf++];
+    }
+    return internal[next_internal++];
+  };
+  for (int n = 0; n < k - 1; ++n) {
+    const Node a = take();
+    const Node b = take();
+    const int p = k + internal_count;
     parent[a.index] = p;
     parent[b.index] = p;
-    heap.push({a.weight + b.weight, p});
+    internal[internal_count++] = Node{a.weight + b.weight, p};
   }
-  for (int s = 0; s < 256; ++s) {
-    if (leaf_of_symbol[s] < 0) continue;
-    int depth = 0;
-    for (int n = leaf_of_symbol[s]; parent[n] >= 0; n = parent[n]) ++depth;
-    lengths[s] = static_cast<uint8_t>(std::min(depth, 255));
-  }
+  // Depths top-down: a parent's index is above its children's, the root's is the highest.
+  std::array<int, 511> depth;
+  const int root = 2 * k - 2;
+  depth[root] = 0;
+  for (int n = root - 1; n >= 0; --n) depth[n] = depth[parent[n]] + 1;
+  for (int leaf = 0; leaf < k; ++leaf) lengths[symbol_of[leaf]] = static_cast<uint8_t>(std::min(depth[leaf], 255));
   return lengths;
 }
 
 // Canonical codes, bit-reversed for an LSB-first stream. REQUIRES: lengths satisfy Kraft.
+// Codes go to symbols in (length, symbol) order, each length's first code found from the counts
+// per length (RFC 1951, 3.2.2).
 std::array<uint16_t, 256> CanonicalCodes(const std::array<uint8_t, 256>& lengths) {
-  std::array<uint16_t, 256> codes{};
+  std::array<uint32_t, kHuffmanMaxCodeLength + 2> per_length{};
+  for (uint8_t l : lengths) ++per_length[l];
+  per_length[0] = 0;
+  std::array<uint32_t, kHuffmanMaxCodeLength + 2> next{};
   uint32_t code = 0;
-  int prev_len = 0;
   for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) {
-    for (int s = 0; s < 256; ++s) {
-      if (lengths[s] != len) continue;
-      code <<= (len - prev_len);
-      prev_len = len;
-      codes[s] = static_cast<uint16_t>(ReverseCode(code, len));
-      ++code;
-    }
+    code = (code + per_length[len - 1]) << 1;
+    next[len] = code;
+  }
+  std::array<uint16_t, 256> codes{};
+  for (int s = 0; s < 256; ++s) {
+    const int len = lengths[s];
+    if (len != 0) codes[s] = static_cast<uint16_t>(ReverseCode(next[len]++, len));
   }
   return codes;
 }
-
 
 constexpr int kStreams = 4;
 

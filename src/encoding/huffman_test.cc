@@ -4,7 +4,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <queue>
 #include <random>
+#include <vector>
 
 namespace gnomon::encoding {
 namespace {
@@ -17,6 +19,57 @@ std::string RoundTrip(const std::string& in, size_t* stored_size = nullptr) {
   Status s = HuffmanDecompress(stored, in.size(), out.data());
   EXPECT_TRUE(s.ok()) << s.ToString();
   return out;
+}
+
+// The code lengths a min-heap of (weight, node index) gives (leaves in symbol order, internal
+// nodes after them): what the encoder computed before its two-queue construction, whose stored
+// bytes must not differ.
+std::array<uint8_t, 256> HeapLengths(const std::array<uint64_t, 256>& counts) {
+  using Node = std::pair<uint64_t, int>;
+  std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap;
+  std::vector<int> parent, leaf_of(256, -1);
+  for (int s = 0; s < 256; ++s) {
+    if (counts[s] == 0) continue;
+    leaf_of[s] = static_cast<int>(parent.size());
+    heap.push({counts[s], static_cast<int>(parent.size())});
+    parent.push_back(-1);
+  }
+  std::array<uint8_t, 256> lengths{};
+  if (parent.size() == 1) {
+    for (int s = 0; s < 256; ++s) lengths[s] = counts[s] != 0;
+    return lengths;
+  }
+  while (heap.size() > 1) {
+    Node a = heap.top();
+    heap.pop();
+    Node b = heap.top();
+    heap.pop();
+    const int p = static_cast<int>(parent.size());
+    parent.push_back(-1);
+    parent[a.second] = p;
+    parent[b.second] = p;
+    heap.push({a.first + b.first, p});
+  }
+  for (int s = 0; s < 256; ++s) {
+    if (leaf_of[s] < 0) continue;
+    int depth = 0;
+    for (int n = leaf_of[s]; parent[n] >= 0; n = parent[n]) ++depth;
+    lengths[s] = static_cast<uint8_t>(depth);
+  }
+  return lengths;
+}
+
+TEST(HuffmanTest, LengthsAreTheHeapConstructionsExactly) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::array<uint64_t, 256> counts{};
+    const int symbols = 1 + static_cast<int>(rng() % 256);
+    const uint64_t spread = round % 3 == 0 ? 4 : (round % 3 == 1 ? 100 : 1000000);  // many ties, some, few
+    for (int i = 0; i < symbols; ++i) counts[rng() % 256] = 1 + rng() % spread;
+    const std::array<uint8_t, 256> expected = HeapLengths(counts);
+    if (*std::max_element(expected.begin(), expected.end()) > kHuffmanMaxCodeLength) continue;
+    ASSERT_EQ(BuildHuffmanCode(counts).lengths, expected) << "round " << round;
+  }
 }
 
 TEST(HuffmanTest, RoundTripsShapes) {
