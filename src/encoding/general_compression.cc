@@ -88,6 +88,18 @@ std::string CompressWith(Compression compression, std::string_view payload) {
   return stored;
 }
 
+namespace {
+thread_local CompressionEffort thread_effort = CompressionEffort::kFull;
+}  // namespace
+
+CompressionEffort ThreadCompressionEffort() { return thread_effort; }
+
+ScopedCompressionEffort::ScopedCompressionEffort(CompressionEffort effort) : previous_(thread_effort) {
+  thread_effort = effort;
+}
+
+ScopedCompressionEffort::~ScopedCompressionEffort() { thread_effort = previous_; }
+
 Compression CompressPayload(std::string_view payload, std::string* stored) {
   if (payload.size() < kMinTryBytes || payload.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
     return Compression::kNone;
@@ -99,7 +111,9 @@ Compression CompressPayload(std::string_view payload, std::string* stored) {
   };
   Try tries[] = {{Compression::kZstd, {}, false}, {Compression::kHuffman, {}, false}, {Compression::kLz4, {}, false}};
   Try* best = nullptr;
+  const bool fast = thread_effort == CompressionEffort::kFast;
   for (Try& t : tries) {
+    if (fast && t.compression == Compression::kZstd) continue;
     t.pays = CompressInto(t.compression, payload, &t.stored) && Pays(t.stored.size(), payload.size());
     if (t.pays && (best == nullptr || t.stored.size() < best->stored.size())) best = &t;
   }

@@ -19,7 +19,23 @@ namespace gnomon::encoding {
 // allocates for a hostile size.
 inline constexpr size_t kMaxExpansion = 1024;
 
-// Compresses `payload` with zstd, lz4 and Huffman; returns the one kept (the smallest, except lz4 when
+// How hard CompressPayload tries, per thread. kFast leaves zstd out (Huffman and lz4 are tried):
+// for segments that are rewritten soon, such as a flush's, which compaction merges.
+enum class CompressionEffort : uint8_t { kFull, kFast };
+CompressionEffort ThreadCompressionEffort();
+// Sets this thread's effort while in scope.
+class ScopedCompressionEffort {
+ public:
+  explicit ScopedCompressionEffort(CompressionEffort effort);
+  ~ScopedCompressionEffort();
+  ScopedCompressionEffort(const ScopedCompressionEffort&) = delete;
+  ScopedCompressionEffort& operator=(const ScopedCompressionEffort&) = delete;
+
+ private:
+  CompressionEffort previous_;
+};
+
+// Compresses `payload` with zstd (not at kFast effort), lz4 and Huffman; returns the one kept (the smallest, except lz4 when
 // within 12.5% of it, as lz4 decodes fastest) and its stored form in *stored, or kNone (stored
 // untouched) when none saves >= 10%.
 // Payloads under 32 bytes are not tried.

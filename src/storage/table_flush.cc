@@ -5,6 +5,7 @@
 
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
+#include "src/encoding/general_compression.h"
 #include "src/storage/row_selection.h"
 #include "src/storage/segment_writer.h"
 #include "src/storage/table.h"
@@ -291,6 +292,9 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
   // Segments name series ids: make the registry durable before anything refers to them.
   GNOMON_RETURN_IF_ERROR(registry_->Sync());
   // Series by series, straight from the memtable into the segments: memory holds one series.
+  // Compaction rewrites flushed segments soon: a flush spends less on compression (no zstd, which
+  // rarely wins on these columns: the same bytes at 100 hosts) to keep up with ingest.
+  encoding::ScopedCompressionEffort effort(encoding::CompressionEffort::kFast);
   PartitionedSegmentWriter writer(env_, name_, SegmentColumns(), partition_ns, next_file,
                                   [this](uint64_t n) { return SegmentPath(n); });
   SortedSeries s;
