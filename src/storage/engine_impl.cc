@@ -42,6 +42,8 @@ EngineImpl::~EngineImpl() { (void)Close(); }
 
 Status EngineImpl::Open() {
   if (options_.data_dir.empty()) return Status::InvalidArgument("data directory is required");
+  // Freed memtables' blocks wait for the next memtables, up to one budget's worth.
+  RowPages::SetBlockPoolLimit(options_.memtable_budget_bytes);
   if (options_.partition_duration_ns <= 0) {
     return Status::InvalidArgument("partition duration must be positive");
   }

@@ -36,6 +36,7 @@ struct PageRow {
 class RowPages {
  public:
   RowPages() = default;
+  ~RowPages();  // hands its blocks to the pool
   RowPages(const RowPages&) = delete;
   RowPages& operator=(const RowPages&) = delete;
 
@@ -71,6 +72,11 @@ class RowPages {
   // Heap bytes held: blocks, string blocks, shapes.
   size_t bytes() const { return bytes_; }
 
+  // Freed memtables keep up to `bytes` of their blocks for the next ones (process-wide; the
+  // engine sets it to its memtable budget). 0: none kept.
+  static void SetBlockPoolLimit(size_t bytes);
+  static size_t BlockPoolBytes();
+
  private:
   struct Header {
     PageRef next;
@@ -88,6 +94,7 @@ class RowPages {
   static size_t PageWords(size_t columns, bool sparse, uint32_t capacity);
 
   std::vector<std::unique_ptr<uint64_t[]>> blocks_;
+  std::vector<bool> shared_block_;  // by block: a pooled 1 MB block (else a page's own)
   size_t block_used_ = 0;  // words used in blocks_.back() (when it is a shared block)
   bool last_block_shared_ = false;
 
