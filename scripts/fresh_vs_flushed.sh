@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Queries on fresh data (still in memtables) against the same queries after a flush
+# (docs/benchmarks.md, "Fresh data"):
+#   scripts/fresh_vs_flushed.sh [BUILD_DIR]
+# Loads cpu-only SCALE hosts x HOURS hours (default 100 x 4: the memtable holds all of it), runs
+# QUERIES queries of each devops type, stops the server cleanly (which flushes), starts it again
+# on the same directory and runs the same queries. Prints median milliseconds per type, both ways,
+# and their ratio. WORK (default bench-results/fresh) holds data and logs; PORT (default 4327).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GNOMON=${1:-build}/gnomon
+SCALE=${SCALE:-100}; HOURS=${HOURS:-4}; QUERIES=${QUERIES:-20}
+WORK=${WORK:-bench-results/fresh}; PORT=${PORT:-4327}
+TYPES=${TYPES:-"cpu-max-all-1 cpu-max-all-8 double-groupby-1 double-groupby-5 double-groupby-all groupby-orderby-limit high-cpu-1 high-cpu-all lastpoint single-groupby-1-1-1 single-groupby-1-1-12 single-groupby-1-8-1 single-groupby-5-1-1 single-groupby-5-1-12 single-groupby-5-8-1"}
+START=2023-06-11T00:00:00Z
+END=$(date -u -d "@$((1686441600 + HOURS * 3600))" +%Y-%m-%dT%H:%M:%SZ)
+URL=http://127.0.0.1:$PORT
+mkdir -p "$WORK"
+data=$WORK/cpu-$SCALE-$HOURS.lp
+[ -f "$data" ] || "$GNOMON" bench generate-data --use-case cpu-only --scale "$SCALE" --seed 123 \
+  --timestamp-start "$START" --timestamp-end "$END" --log-interval 10s --out "$data" 2>/dev/null
+rm -rf "$WORK/data"
+
+start_server() {
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then echo "port $PORT is in use" >&2; exit 1; fi
+  "$GNOMON" server --data-dir "$WORK/data" --http-addr "127.0.0.1:$PORT" >>"$WORK/server.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return; sleep 0.1; done
+  echo "server did not start" >&2; exit 1
+}
+# Median ms of each type, one line "type ms" each, into $1.
+run_all() {
+  : >"$1"
+  for type in $TYPES; do
+    q=$WORK/$type.txt
+    if [ ! -f "$q" ] && ! "$GNOMON" bench generate-queries --use-case devops --query-type "$type" \
+        --scale "$SCALE" --seed 123 --timestamp-start "$START" --timestamp-end "$END" \
+        --queries "$QUERIES" --out "$q" 2>/dev/null; then
+      continue  # the span is too short for this type
+    fi
+    "$GNOMON" bench run-queries --url "$URL" --db benchmark --file "$q" --workers 1 --json "$WORK/r.json" >/dev/null 2>&1
+    echo "$type $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["Totals"]["overallQuantiles"]["all_queries"]["q50"])' "$WORK/r.json")" >>"$1"
+  done
+}
+
+start_server
+"$GNOMON" bench load --url "$URL" --db benchmark --file "$data" --workers 4 --batch-size 10000 \
+  --create-db --no-progress --reporting-period 0s >/dev/null
+run_all "$WORK/fresh.txt"
+kill -TERM $pid; wait $pid || true
+start_server
+run_all "$WORK/flushed.txt"
+kill -TERM $pid; wait $pid || true
+printf '%-24s %10s %10s %7s\n' type fresh_ms flushed_ms ratio
+join <(sort "$WORK/fresh.txt") <(sort "$WORK/flushed.txt") | awk '{printf "%-24s %10.2f %10.2f %7.2f\n", $1, $2, $3, $2 / $3}'
