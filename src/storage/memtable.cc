@@ -137,7 +137,8 @@ void Memtable::AppendRow(SeriesState& st, const TableBatch& batch, const Row& ro
   }
   PageRow page_row{row.time, row_columns_.data(), row_values_.data(),
                    static_cast<uint32_t>(row_columns_.size())};
-  pages_.Append(page_row, st.rows, rows_coming, &st.first_page, &st.last_page);
+  pages_.Append(page_row, st.rows, rows_coming, st.rows > 0 && st.sorted ? st.max_time : INT64_MIN,
+                &st.first_page, &st.last_page);
   NoteTime(st, row.time);
   ++st.rows;
   ++rows_;
@@ -358,6 +359,85 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   }
 }
 
+bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,
+                                       const std::vector<int>& columns, size_t limit,
+                                       const PageFilter& can_use, const PageOffer& offer,
+                                       SortedSeries* out) const {
+  const SeriesState* st = Find(id);
+  if (st == nullptr || !st->sorted) return false;
+  out->times.clear();
+  for (ColumnBuffer& c : out->columns) {
+    c.type = ValueType::kNull;
+    c.bits.clear();
+    c.strings.clear();
+    c.validity.clear();
+    c.null_count = 0;
+  }
+  const size_t n = std::min<size_t>(st->rows, limit);
+  // Row ranges to read as rows: those in range, less the pages whose statistics were taken.
+  std::vector<std::pair<size_t, size_t>> ranges;
+  std::vector<ColumnStats> stats(columns.size());
+  size_t row = 0;
+  for (PageRef ref = st->first_page; ref != kNoPage && row < n;) {
+    const RowPages::PageView page = pages_.View(ref);
+    const size_t count = std::min<size_t>(page.count, n - row);
+    const int64_t last = count == page.count ? page.last_time : INT64_MAX;  // a cut page is never whole
+    bool taken = false;
+    if (count == page.count && count >= kMinStatsPageRows && page.first_time >= min_time &&
+        last <= max_time && can_use(page.first_time, page.last_time)) {
+      for (size_t i = 0; i < columns.size(); ++i) {
+        const int c = columns[i];
+        const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
+        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(ref, static_cast<ColumnId>(c), type);
+      }
+      taken = offer(page.first_time, page.last_time, static_cast<uint32_t>(count), stats);
+    }
+    if (!taken && page.last_time >= min_time && page.first_time <= max_time) {
+      if (!ranges.empty() && ranges.back().second == row) {
+        ranges.back().second = row + count;
+      } else {
+        ranges.emplace_back(row, row + count);
+      }
+    }
+    row += page.count;
+    ref = page.next;
+  }
+  if (ranges.empty()) return true;
+  // Within the ranges, only the rows in [min_time, max_time] (the first and last pages may
+  // straddle it).
+  thread_local std::vector<int64_t> times;
+  times.clear();
+  pages_.GatherTimes(st->first_page, ranges.back().second, &times);
+  for (auto& [begin, end] : ranges) {
+    begin = std::lower_bound(times.begin() + begin, times.begin() + end, min_time) - times.begin();
+    end = std::upper_bound(times.begin() + begin, times.begin() + end, max_time) - times.begin();
+  }
+  int max_col = -1;
+  for (int c : columns) max_col = std::max(max_col, c);
+  if (out->columns.size() < static_cast<size_t>(max_col + 1)) out->columns.resize(max_col + 1);
+  for (const auto& [begin, end] : ranges) out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
+  for (int c : columns) {
+    if (c < 0) continue;
+    ColumnBuffer& dst = out->columns[c];
+    dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
+    if (dst.type == ValueType::kNull) continue;
+    bool named = false;
+    for (const auto& [begin, end] : ranges) {
+      if (begin < end) named |= pages_.GatherColumn(st->first_page, static_cast<ColumnId>(c), begin, end, &dst);
+    }
+    if (!named) {
+      dst.type = ValueType::kNull;
+      dst.bits.clear();
+      dst.strings.clear();
+      dst.validity.clear();
+      dst.null_count = 0;
+    } else if (dst.null_count == 0) {
+      dst.validity.clear();
+    }
+  }
+  return true;
+}
+
 void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time) {
   // A series losing rows is written again into new pages (the old ones stay, counted, until the
   // memtable goes).
@@ -390,7 +470,8 @@ void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time,
       }
       PageRow row{buf.times[i], row_columns_.data(), row_values_.data(),
                   static_cast<uint32_t>(row_columns_.size())};
-      pages_.Append(row, st.rows, static_cast<uint32_t>(kept), &st.first_page, &st.last_page);
+      pages_.Append(row, st.rows, static_cast<uint32_t>(kept), st.rows > 0 && st.sorted ? st.max_time : INT64_MIN,
+                    &st.first_page, &st.last_page);
       NoteTime(st, buf.times[i]);
       ++st.rows;
       ++rows_;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -89,6 +90,22 @@ class Memtable {
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                   const std::vector<int>& columns, SortedSeries* out,
                   size_t limit = SIZE_MAX) const;
+  // For a series whose rows are in time order: offers each page of its first `limit` rows that
+  // lies wholly in [min_time, max_time] and holds at least kMinStatsPageRows rows to `offer`, as
+  // its time span, rows and the statistics of `columns` (in their order; -1 entries: empty
+  // statistics); then reads the rows in range that no accepted page covered into *out, sorted.
+  // Returns false, doing nothing, for a series out of order (read it with ReadSorted).
+  // `can_use` is asked first, before any statistics are computed.
+  using PageOffer = std::function<bool(int64_t first_time, int64_t last_time, uint32_t rows,
+                                       const std::vector<ColumnStats>& stats)>;
+  using PageFilter = std::function<bool(int64_t first_time, int64_t last_time)>;
+  bool ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,
+                               const std::vector<int>& columns, size_t limit,
+                               const PageFilter& can_use, const PageOffer& offer,
+                               SortedSeries* out) const;
+  // Smaller pages are read as rows: statistics would cost more than they save.
+  static constexpr uint32_t kMinStatsPageRows = 32;
+
   // The first `limit` rows of `id` in write order, every column the memtable has, unsorted.
   void ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) const;
 

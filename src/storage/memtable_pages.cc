@@ -6,6 +6,8 @@
 
 #include "src/base/check.h"
 #include "src/base/hash.h"
+#include "src/storage/column_stats.h"
+#include "src/storage/segment_format.h"
 
 namespace gnomon::storage {
 namespace {
@@ -15,6 +17,12 @@ constexpr int kOffsetBits = 17;
 constexpr size_t kStringBlockBytes = 256 * 1024;
 constexpr uint32_t kMaxPageRows = 1024;
 constexpr size_t kHeaderWords = 2;
+
+int64_t SliceOf(int64_t t) {
+  int64_t q = t / kSliceWidthNs;
+  if (t % kSliceWidthNs < 0) --q;  // floor, for times before 1970
+  return q * kSliceWidthNs;
+}
 
 // Shared 1 MB blocks that freed memtables hand back for the next ones: a memtable filled after a
 // flush would otherwise fault in (and the kernel zero) every page of its budget again, a tenth of
@@ -135,11 +143,13 @@ void RowPages::SetColumnType(ColumnId c, ValueType type) {
 }
 
 void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
-                      PageRef* first, PageRef* last) {
+                      int64_t prev_time, PageRef* first, PageRef* last) {
   Header* page = *last == kNoPage ? nullptr : HeaderAt(*last);
   scratch_slots_.resize(row.count);
   int32_t* slot_of = scratch_slots_.data();  // the row's values by position in the page's shape
-  bool fits = page != nullptr && page->count < page->capacity;
+  const int64_t slice = SliceOf(row.time);
+  bool fits = page != nullptr && page->count < page->capacity &&
+              SliceOf(reinterpret_cast<const int64_t*>(reinterpret_cast<uint64_t*>(page) + kHeaderWords)[0]) == slice;
   if (fits) {
     const std::vector<int32_t>& pos = shape_position_[page->shape];
     const size_t shape_size = shapes_[page->shape].size();
@@ -165,6 +175,12 @@ void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_co
     // Pages grow with the series (half its rows so far), so a long series has few headers and
     // a series of a row or two wastes little; rows arriving together share a page.
     uint32_t capacity = std::clamp<uint32_t>(std::max(rows_before / 2, rows_coming), 1, kMaxPageRows);
+    // No more than the rows the slice has room for at the series' interval.
+    if (prev_time != INT64_MIN && row.time > prev_time) {
+      const auto interval = static_cast<uint64_t>(row.time) - static_cast<uint64_t>(prev_time);
+      const uint64_t left = (static_cast<uint64_t>(slice) + kSliceWidthNs - 1 - static_cast<uint64_t>(row.time)) / interval + 1;
+      capacity = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(capacity, left)));
+    }
     const PageRef ref = NewPage(shape, sparse, capacity);
     if (page != nullptr) page->next = ref;
     if (*first == kNoPage) *first = ref;
@@ -281,6 +297,35 @@ bool RowPages::GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end,
     ref = h->next;
   }
   return named;
+}
+
+RowPages::PageView RowPages::View(PageRef ref) const {
+  const Header* h = HeaderAt(ref);
+  const auto* t = reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(h) + kHeaderWords);
+  return PageView{ref, h->next, h->count, t[0], t[h->count - 1]};
+}
+
+ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {
+  const Header* h = HeaderAt(ref);
+  const uint64_t key = (static_cast<uint64_t>(ref) << 32) | c;
+  {
+    std::lock_guard lock(stats_mu_);
+    auto it = stats_.find(key);
+    if (it != stats_.end() && it->second.count == h->count) return it->second.stats;
+  }
+  const std::vector<int32_t>& pos = shape_position_[h->shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  ColumnStats stats;
+  if (p >= 0) {
+    const size_t cap = h->capacity;
+    const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
+    const uint8_t* valid =
+        h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) + p * cap : nullptr;
+    stats = ComputeStats(type, values + p * cap, valid, h->count);
+  }
+  std::lock_guard lock(stats_mu_);
+  stats_[key] = CachedStats{h->count, stats};
+  return stats;
 }
 
 void RowPages::PrefetchHeader(PageRef last) const {

@@ -11,12 +11,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "src/base/value_type.h"
 #include "src/storage/column_buffer.h"
+#include "src/storage/scan.h"
 #include "src/storage/table_schema.h"
 
 namespace gnomon::storage {
@@ -43,8 +45,11 @@ class RowPages {
   // Appends `row` to the chain whose last page is *last (kNoPage: a new chain; *first is then
   // set too). `rows_before` (the series' rows so far) and `rows_coming` (this row and those that
   // follow it in the same append) size a new page.
-  void Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, PageRef* first,
-              PageRef* last);
+  // A page holds rows of one hour slice only (segment_format.h, kSliceWidthNs), so that its
+  // statistics can stand for its rows in hourly aggregates; `prev_time` (the series' last time,
+  // INT64_MIN: none) estimates how many rows the slice has left for a new page.
+  void Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
+              PageRef* first, PageRef* last);
 
   // Stores a string value; the returned pattern goes in a PageRow's values.
   uint64_t StoreString(std::string_view s);
@@ -64,6 +69,19 @@ class RowPages {
   // be set; a row without a value becomes a null. Returns whether any page of the chain has the
   // column (some row of the series ever named it).
   bool GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end, ColumnBuffer* out) const;
+
+  // One page of a chain, as a reader walks it.
+  struct PageView {
+    PageRef ref;
+    PageRef next;
+    uint32_t count;
+    int64_t first_time;  // of its first and last rows in write order
+    int64_t last_time;
+  };
+  PageView View(PageRef ref) const;
+  // Statistics of column `c` (of type `type`) over the page's rows, cached for a page that is
+  // read again with as many rows.
+  ColumnStats PageStats(PageRef ref, ColumnId c, ValueType type) const;
 
   // Cache hints for an append to the chain ending at `last`: its header, then its free slots.
   void PrefetchHeader(PageRef last) const;
@@ -106,6 +124,12 @@ class RowPages {
   size_t string_used_ = 0;
 
   std::vector<ValueType> types_;
+  struct CachedStats {
+    uint32_t count;  // page rows when computed
+    ColumnStats stats;
+  };
+  mutable std::mutex stats_mu_;  // guards stats_ (readers share a memtable)
+  mutable std::unordered_map<uint64_t, CachedStats> stats_;  // (page << 32 | column) -> stats
   std::vector<ColumnId> scratch_columns_;
   std::vector<int32_t> scratch_slots_;
   size_t bytes_ = 0;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gnomon::storage {
@@ -498,6 +499,87 @@ TEST(MemtableMemoryTest, ApproximateBytesTrackTheHeapForManyShortSeries) {
   // memtable of per-series vectors it replaced held 1,354). A regression fails here.
   EXPECT_LT(heap, 300.0);
   std::printf("memtable: %.0f bytes per 2-row series on the heap, %.0f reported\n", heap, reported);
+}
+
+}  // namespace
+}  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// Pages hold one hour each, so a sorted series can offer whole pages' statistics in place of
+// their rows; the rows of pages declined (or too small, or cut by the range) come back as rows.
+TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
+  TableSchema schema;
+  ColumnId v;
+  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
+  TableBatch batch("t");
+  uint32_t f;
+  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
+  const uint32_t s = batch.AddSeries({{"host", "h"}});
+  constexpr int64_t kSec = 1000000000;
+  constexpr int kRows = 3 * 360;  // three hours at 10 s
+  std::vector<uint32_t> rows;
+  for (int i = 0; i < kRows; ++i) {
+    batch.BeginRow(s, i * 10 * kSec, 1);
+    batch.AddInt(f, i);
+    rows.push_back(static_cast<uint32_t>(i));
+  }
+  Memtable mem;
+  // Several appends, as batches arrive: pages of growing size, cut at each hour.
+  for (size_t begin = 0; begin < rows.size(); begin += 100) {
+    const size_t n = std::min<size_t>(100, rows.size() - begin);
+    mem.AppendRows(0, batch, std::span(rows).subspan(begin, n), {v}, schema);
+  }
+  const int64_t hour = 3600 * kSec;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t, ColumnStats>> offered;
+  auto can_use = [&](int64_t first, int64_t last) {
+    EXPECT_EQ(first / hour, last / hour) << "a page spans an hour boundary";
+    return true;
+  };
+  // Take the pages of the second hour only.
+  auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
+    if (first / hour != 1) return false;
+    offered.emplace_back(first, last, n, stats[0]);
+    return true;
+  };
+  SortedSeries out;
+  // From 30 minutes in to the end: the first hour's first page is cut by the range.
+  ASSERT_TRUE(mem.ReadSortedOfferingPages(0, hour / 2, INT64_MAX, {static_cast<int>(v), -1}, SIZE_MAX,
+                                          can_use, offer, &out));
+  uint32_t taken = 0;
+  for (const auto& [first, last, n, st] : offered) {
+    // The statistics are those of the rows the page holds.
+    const int64_t a = first / (10 * kSec), b = last / (10 * kSec);
+    EXPECT_EQ(n, static_cast<uint32_t>(b - a + 1));
+    EXPECT_EQ(st.count, n);
+    EXPECT_EQ(st.imin, a);
+    EXPECT_EQ(st.imax, b);
+    EXPECT_EQ(st.isum, (a + b) * (b - a + 1) / 2);
+    taken += n;
+  }
+  EXPECT_GT(taken, 0u);
+  // Every row from 30 minutes on is either in a taken page or returned, once, in order.
+  std::vector<int64_t> expected;
+  for (int i = 180; i < kRows; ++i) {
+    const int64_t t = i * 10 * kSec;
+    bool in_taken = false;
+    for (const auto& [first, last, n, st] : offered) in_taken |= t >= first && t <= last;
+    if (!in_taken) expected.push_back(t);
+  }
+  EXPECT_EQ(out.times, expected);
+  EXPECT_EQ(expected.size() + taken, static_cast<size_t>(kRows - 180));
+  ASSERT_EQ(out.columns[v].bits.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(static_cast<int64_t>(out.columns[v].bits[i]), expected[i] / (10 * kSec));
+  }
+  // Out of order: not offered, the caller reads rows.
+  batch.BeginRow(s, 5 * kSec, 1);
+  batch.AddInt(f, -1);
+  const std::vector<uint32_t> late = {static_cast<uint32_t>(kRows)};
+  mem.AppendRows(0, batch, late, {v}, schema);
+  EXPECT_FALSE(mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX,
+                                           can_use, offer, &out));
 }
 
 }  // namespace

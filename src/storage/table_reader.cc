@@ -355,6 +355,32 @@ class TableSnapshot final : public TableReader {
       src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
     }
   }
+  // Reads a memtable source in time order, offering its pages' statistics to the consumer in
+  // place of their rows as segments offer their hour slices (pages hold one hour each); *out gets
+  // the rows of the pages not taken. False when the series is out of order (nothing done).
+  bool ReadMemtableOfferingPages(const Source& src, const ScanSpec& spec, const std::vector<int>& column_ids,
+                                 ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch,
+                                 SortedSeries* out) const {
+    auto can_use = [&](int64_t first, int64_t last) { return consumer->CanUseStats(first, last); };
+    auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
+      BlockStatsView& view = scratch->view;
+      view.series = src.id;
+      view.rows = n;
+      view.min_time = view.first_time = first;
+      view.max_time = view.last_time = last;
+      view.columns = stats;
+      if (!consumer->OnBlockStats(view)) return false;
+      ++metrics->blocks_from_stats;
+      return true;
+    };
+    if (src.active) {
+      std::shared_lock lock(table_->mu_);
+      return src.memtable->ReadSortedOfferingPages(src.id, spec.min_time, spec.max_time, column_ids,
+                                                   ActiveLimit(src.id), can_use, offer, out);
+    }
+    return src.memtable->ReadSortedOfferingPages(src.id, spec.min_time, spec.max_time, column_ids, SIZE_MAX,
+                                                 can_use, offer, out);
+  }
   // Rows of series `id` in the active memtable that belong to this snapshot.
   // REQUIRES: table_->mu_ held (shared). After a DeleteRows compacted the buffers in place the
   // counts no longer line up, and the series is read as it is now.
@@ -527,7 +553,10 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   for (size_t oi : order) {
     const Source& src = sources[oi];
     if (src.memtable != nullptr) {
-      ReadMemtable(src, spec.min_time, spec.max_time, column_ids, &rows);
+      if (!spec.offer_stats || spec.newest_first || !ReadMemtableOfferingPages(src, spec, column_ids, consumer, metrics, scratch, &rows)) {
+        ReadMemtable(src, spec.min_time, spec.max_time, column_ids, &rows);
+      }
+      if (rows.times.empty()) continue;
       ToDecoded(&rows, column_ids, schema_, &cols);
       times = std::move(rows.times);
       if (!Emit(id, spec, &times, &cols, consumer, metrics)) {
