@@ -6,8 +6,8 @@ namespace gnomon::storage {
 
 void LastValueCache::Reset(SeriesId series, int64_t time) {
   if (series >= present_.size()) {
-    present_.resize(series + 1, 0);
-    times_.resize(series + 1, 0);
+    present_.GrowTo(series + 1, 0);
+    times_.GrowTo(series + 1, 0);
   }
   present_[series] = 1;
   times_[series] = time;
@@ -20,10 +20,10 @@ LastValueCache::Column& LastValueCache::ColumnFor(ColumnId c, SeriesId series, b
   if (c >= columns_.size()) columns_.resize(c + 1);
   Column& col = columns_[c];
   if (series >= col.valid.size()) {
-    col.valid.resize(series + 1, 0);
-    col.bits.resize(series + 1, 0);
+    col.valid.GrowTo(series + 1, 0);
+    col.bits.GrowTo(series + 1, 0);
   }
-  if (strings && series >= col.strings.size()) col.strings.resize(series + 1);
+  if (strings && series >= col.strings.size()) col.strings.GrowTo(series + 1);
   return col;
 }
 
@@ -105,11 +105,12 @@ void LastValueCache::Invalidate(SeriesId series) {
 }
 
 size_t LastValueCache::MemoryUsage() const {
-  size_t bytes = present_.capacity() + times_.capacity() * sizeof(int64_t);
+  size_t bytes = present_.MemoryUsage() + times_.MemoryUsage();
   for (const Column& col : columns_) {
-    bytes += col.bits.capacity() * sizeof(uint64_t) + col.valid.capacity() +
-             col.strings.capacity() * sizeof(std::string);
-    for (const std::string& s : col.strings) bytes += s.capacity() > 15 ? s.capacity() + 1 : 0;
+    bytes += col.bits.MemoryUsage() + col.valid.MemoryUsage() + col.strings.MemoryUsage();
+    for (size_t i = 0; i < col.strings.size(); ++i) {
+      bytes += col.strings[i].capacity() > 15 ? col.strings[i].capacity() + 1 : 0;
+    }
   }
   return bytes;
 }

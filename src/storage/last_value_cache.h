@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/chunked_array.h"
 #include "src/storage/scan.h"
 #include "src/storage/table_schema.h"
 
@@ -34,17 +35,17 @@ class LastValueCache {
   // Columnar, by series: a series costs its time, a presence byte and 9 bytes per numeric
   // column (the entry of per-series vectors it replaced held ~550 bytes for ten columns).
   struct Column {
-    std::vector<uint64_t> bits;        // by series
-    std::vector<uint8_t> valid;        // by series; shorter: not valid
-    std::vector<std::string> strings;  // by series, string columns only
+    ChunkedArray<uint64_t> bits;        // by series
+    ChunkedArray<uint8_t> valid;        // by series; shorter: not valid
+    ChunkedArray<std::string> strings;  // by series, string columns only
   };
   // Starts the row of `series` at `time` (newer than what it held, or its first).
   void Reset(SeriesId series, int64_t time);
   // Column `c` with room for `series`.
   Column& ColumnFor(ColumnId c, SeriesId series, bool strings);
 
-  std::vector<uint8_t> present_;  // by series
-  std::vector<int64_t> times_;    // by series
+  ChunkedArray<uint8_t> present_;  // by series
+  ChunkedArray<int64_t> times_;    // by series
   std::vector<Column> columns_;   // by ColumnId
 };
 

@@ -324,7 +324,10 @@ ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {
     stats = ComputeStats(type, values + p * cap, valid, h->count);
   }
   std::lock_guard lock(stats_mu_);
-  stats_[key] = CachedStats{h->count, stats};
+  // A node of the map (key, value, next pointer, hash) and its allocation.
+  if (stats_.insert_or_assign(key, CachedStats{h->count, stats}).second) {
+    stats_bytes_.fetch_add(sizeof(CachedStats) + 48, std::memory_order_relaxed);
+  }
   return stats;
 }
 

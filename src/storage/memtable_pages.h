@@ -9,6 +9,7 @@
 // Not thread-safe: the Memtable's owner serialises writers and readers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -87,8 +88,8 @@ class RowPages {
   void PrefetchHeader(PageRef last) const;
   void PrefetchTail(PageRef last) const;
 
-  // Heap bytes held: blocks, string blocks, shapes.
-  size_t bytes() const { return bytes_; }
+  // Heap bytes held: blocks, string blocks, shapes, cached page statistics.
+  size_t bytes() const { return bytes_ + stats_bytes_.load(std::memory_order_relaxed); }
 
   // Freed memtables keep up to `bytes` of their blocks for the next ones (process-wide; the
   // engine sets it to its memtable budget). 0: none kept.
@@ -130,6 +131,7 @@ class RowPages {
   };
   mutable std::mutex stats_mu_;  // guards stats_ (readers share a memtable)
   mutable std::unordered_map<uint64_t, CachedStats> stats_;  // (page << 32 | column) -> stats
+  mutable std::atomic<size_t> stats_bytes_{0};
   std::vector<ColumnId> scratch_columns_;
   std::vector<int32_t> scratch_slots_;
   size_t bytes_ = 0;
