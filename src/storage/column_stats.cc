@@ -1,17 +1,12 @@
 #include "src/storage/column_stats.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
 namespace gnomon::storage {
 namespace {
-
-double BitsToDouble(uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, 8);
-  return d;
-}
 
 // ComputeStats for a float column without nulls: the same results, with no per-row type switch.
 ColumnStats DenseFloatStats(const uint64_t* bits, size_t rows) {
@@ -19,7 +14,7 @@ ColumnStats DenseFloatStats(const uint64_t* bits, size_t rows) {
   s.count = rows;
   s.has_numeric = rows > 0;
   for (size_t r = 0; r < rows; ++r) {
-    const double d = BitsToDouble(bits[r]);
+    const double d = std::bit_cast<double>(bits[r]);
     // NaN never becomes min or max (SQL aggregates skip it the same way).
     if (r == 0 || d < s.min || std::isnan(s.min)) s.min = d;
     if (r == 0 || d > s.max || std::isnan(s.max)) s.max = d;
@@ -72,7 +67,7 @@ ColumnStats ComputeStats(ValueType type, const uint64_t* values, const uint8_t* 
     uint64_t bits = values[r];
     double d;
     switch (type) {
-      case ValueType::kFloat64: d = BitsToDouble(bits); break;
+      case ValueType::kFloat64: d = std::bit_cast<double>(bits); break;
       case ValueType::kInt64: {
         auto v = static_cast<int64_t>(bits);
         if (first || v < s.imin) s.imin = v;

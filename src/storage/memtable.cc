@@ -9,6 +9,15 @@
 namespace gnomon::storage {
 namespace {
 
+// An absent column (kNull, no rows) that keeps its buffers' capacity.
+void Empty(ColumnBuffer* c) {
+  c->type = ValueType::kNull;
+  c->bits.clear();
+  c->strings.clear();
+  c->validity.clear();
+  c->null_count = 0;
+}
+
 uint64_t ValueBits(const FieldValue& v, ValueType type) {
   switch (type) {
     case ValueType::kFloat64: {
@@ -230,11 +239,7 @@ void Memtable::GatherColumns(const SeriesState& st, const std::vector<int>& colu
     if (dst.type == ValueType::kNull) continue;
     // A column no row of this series named stays absent (kNull), as in a segment.
     if (!pages_.GatherColumn(st.first_page, static_cast<ColumnId>(c), begin, end, &dst)) {
-      dst.type = ValueType::kNull;
-      dst.bits.clear();
-      dst.strings.clear();
-      dst.validity.clear();
-      dst.null_count = 0;
+      Empty(&dst);
       continue;
     }
     if (dst.null_count == 0) dst.validity.clear();
@@ -258,13 +263,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   out->times.clear();
   // Columns are emptied but keep their buffers: a scan reads series after series into one `out`,
   // and fresh buffers cost more (allocation, zeroing, page faults) than the copying itself.
-  for (ColumnBuffer& c : out->columns) {
-    c.type = ValueType::kNull;
-    c.bits.clear();
-    c.strings.clear();
-    c.validity.clear();
-    c.null_count = 0;
-  }
+  for (ColumnBuffer& c : out->columns) Empty(&c);
   const SeriesState* st = Find(id);
   if (st == nullptr || limit == 0) return;
   if (st->max_time < min_time || st->min_time > max_time) return;
@@ -281,13 +280,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     GatherColumns(*st, columns, lo, hi, &out->columns);
     return;
   }
-  for (ColumnBuffer& c : buf.columns) {
-    c.type = ValueType::kNull;
-    c.bits.clear();
-    c.strings.clear();
-    c.validity.clear();
-    c.null_count = 0;
-  }
+  for (ColumnBuffer& c : buf.columns) Empty(&c);
   GatherColumns(*st, columns, 0, n, &buf.columns);
 
   // Row order: by time; equal times merge (see below).
@@ -366,13 +359,7 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
   const SeriesState* st = Find(id);
   if (st == nullptr || !st->sorted) return false;
   out->times.clear();
-  for (ColumnBuffer& c : out->columns) {
-    c.type = ValueType::kNull;
-    c.bits.clear();
-    c.strings.clear();
-    c.validity.clear();
-    c.null_count = 0;
-  }
+  for (ColumnBuffer& c : out->columns) Empty(&c);
   const size_t n = std::min<size_t>(st->rows, limit);
   // Row ranges to read as rows: those in range, less the pages whose statistics were taken.
   std::vector<std::pair<size_t, size_t>> ranges;
@@ -426,11 +413,7 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
       if (begin < end) named |= pages_.GatherColumn(st->first_page, static_cast<ColumnId>(c), begin, end, &dst);
     }
     if (!named) {
-      dst.type = ValueType::kNull;
-      dst.bits.clear();
-      dst.strings.clear();
-      dst.validity.clear();
-      dst.null_count = 0;
+      Empty(&dst);
     } else if (dst.null_count == 0) {
       dst.validity.clear();
     }

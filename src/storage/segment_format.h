@@ -131,5 +131,7 @@ struct SegmentIndex {
 // Group `k` (< meta.num_groups) of series `meta` of `index`; for a packed series, a view of its
 // rows in its pack (time block and chunks are the pack's).
 RowGroupMeta SeriesGroup(const SegmentIndex& index, const SeriesMeta& meta, uint32_t k);
+// A whole pack as an ordinary (unpacked) group: its rows, time block and chunks.
+RowGroupMeta PackGroup(const PackMeta& pack);
 
 }  // namespace gnomon::storage

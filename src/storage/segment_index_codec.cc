@@ -226,17 +226,22 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
   }
 }
 
+RowGroupMeta PackGroup(const PackMeta& pack) {
+  RowGroupMeta group;
+  group.rows = pack.rows;
+  group.time_offset = pack.time_offset;
+  group.time_length = pack.time_length;
+  group.time_crc = pack.time_crc;
+  group.first_column = pack.first_column;
+  return group;
+}
+
 RowGroupMeta SeriesGroup(const SegmentIndex& index, const SeriesMeta& meta, uint32_t k) {
   if (!meta.packed()) return index.groups[meta.first_group + k];
-  const PackMeta& p = index.packs[meta.pack];
-  RowGroupMeta group;
+  RowGroupMeta group = PackGroup(index.packs[meta.pack]);
   group.rows = meta.rows;
   group.min_time = meta.min_time;
   group.max_time = meta.max_time;
-  group.time_offset = p.time_offset;
-  group.time_length = p.time_length;
-  group.time_crc = p.time_crc;
-  group.first_column = p.first_column;
   group.pack = meta.pack;
   group.pack_first_row = meta.pack_first_row;
   return group;

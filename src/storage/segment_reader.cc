@@ -530,12 +530,7 @@ Status SegmentReader::PackColumn(const RowGroupMeta& group, int column, const De
   const PackKey key{uid_, group.pack, column};
   if ((*out = cache.Find(key)) != nullptr) return Status::OK();
   // The pack read as an ordinary group of its own.
-  RowGroupMeta whole;
-  whole.rows = p.rows;
-  whole.time_offset = p.time_offset;
-  whole.time_length = p.time_length;
-  whole.time_crc = p.time_crc;
-  whole.first_column = p.first_column;
+  const RowGroupMeta whole = PackGroup(p);
   DecodedColumn* values = cache.Emplace(key);
   Status s;
   if (column < 0) {

@@ -1,6 +1,7 @@
 #include "src/storage/segment_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -12,12 +13,6 @@
 
 namespace gnomon::storage {
 namespace {
-
-double BitsToDouble(uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, 8);
-  return d;
-}
 
 constexpr uint32_t kMinChunkRows = 256;
 constexpr uint32_t kDefaultChunkRows = 1024;
@@ -100,7 +95,7 @@ Status SegmentWriter::WriteChunk(const ColumnBuffer& col, size_t begin, size_t r
       std::vector<double> v;
       v.reserve(meta->stats.count);
       for (size_t r = begin; r < begin + rows; ++r) {
-        if (valid(r)) v.push_back(BitsToDouble(col.bits[r]));
+        if (valid(r)) v.push_back(std::bit_cast<double>(col.bits[r]));
       }
       encoding::EncodeFloat64s(v, &scratch_);
       break;
