@@ -584,3 +584,42 @@ TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
 
 }  // namespace
 }  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// A freed memtable's blocks wait in the pool for the next memtable, up to the limit.
+TEST(MemtableBlockPoolTest, FreedBlocksServeTheNextMemtableUpToTheLimit) {
+  TableSchema schema;
+  ColumnId v;
+  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
+  TableBatch batch("t");
+  uint32_t f;
+  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
+  const uint32_t s = batch.AddSeries({});
+  batch.BeginRow(s, 1, 1);
+  batch.AddInt(f, 1);
+  const std::vector<uint32_t> one = {0};
+  auto fill = [&](Memtable* mem, SeriesId series) {  // a one-row page each: ~24 bytes a series
+    for (SeriesId id = 0; id < series; ++id) mem->AppendRows(id, batch, one, {v}, schema);
+  };
+  constexpr size_t kMB = 1 << 20;
+  RowPages::SetBlockPoolLimit(0);  // empties what earlier tests in this process left
+  RowPages::SetBlockPoolLimit(2 * kMB);
+  EXPECT_EQ(RowPages::BlockPoolBytes(), 0u);
+  {
+    Memtable mem;
+    fill(&mem, 200000);  // ~5 MB of pages: five blocks
+  }
+  EXPECT_EQ(RowPages::BlockPoolBytes(), 2 * kMB);  // two kept, the rest freed
+  {
+    Memtable mem;
+    fill(&mem, 30000);  // under one block: taken from the pool
+    EXPECT_EQ(RowPages::BlockPoolBytes(), 1 * kMB);
+  }
+  RowPages::SetBlockPoolLimit(0);
+  EXPECT_EQ(RowPages::BlockPoolBytes(), 0u);
+}
+
+}  // namespace
+}  // namespace gnomon::storage
