@@ -248,6 +248,71 @@ bool BatchBuilder::ResolveNewKey(const ParsedLine& line, TableState** table,
   return true;
 }
 
+bool BatchBuilder::ResolveFields(const ParsedLine& line, TableState* table, uint64_t stamp,
+                                 bool tags_are_new, LineSyntaxError* error) {
+  const size_t n = line.fields.size();
+  field_index_.resize(n);
+  pending_.clear();
+  std::vector<TableState::FieldSlot>& slots = table->by_index;
+  size_t cursor = 0;  // the slot after the last field resolved
+  auto slot_matches = [&slots](size_t at, const ParsedField& f) {
+    return at < slots.size() && slots[at].type == f.type && EqualBytes(slots[at].name, f.key);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const ParsedField& f = line.fields[i];
+    if (f.type == ValueType::kString && !internal::IsValidUtf8(f.str)) {
+      return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
+    }
+    uint32_t idx;
+    if (slot_matches(cursor, f)) {
+      idx = static_cast<uint32_t>(cursor);
+    } else if (slot_matches(cursor + 1, f)) {
+      idx = static_cast<uint32_t>(cursor + 1);
+    } else {
+      auto it = table->fields.find(f.key);
+      if (it == table->fields.end()) {
+        if (f.key == "time") {
+          return Fail(error, f.offset, "field key \"time\" is reserved for the time column");
+        }
+        if (!internal::IsValidUtf8(f.key)) {
+          return Fail(error, f.offset, "field key is not valid UTF-8");
+        }
+        bool is_tag = table->tag_keys.contains(f.key);
+        if (tags_are_new) {
+          for (const ParsedTag& t : tags_) is_tag |= t.key == f.key;
+        }
+        if (is_tag) {
+          return Fail(error, f.offset,
+                      "field key " + Quoted(f.key) + " conflicts with a tag of the same name");
+        }
+        for (uint32_t j : pending_) {
+          if (line.fields[j].key == f.key) {
+            return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
+          }
+        }
+        pending_.push_back(static_cast<uint32_t>(i));
+        field_index_[i] = kNoIndex;
+        continue;
+      }
+      if (it->second.type != f.type) {
+        return Fail(error, f.offset,
+                    "field " + std::string(f.key) + ": type " +
+                        std::string(ValueTypeName(f.type)) + " conflicts with " +
+                        std::string(ValueTypeName(it->second.type)) + " earlier in this request");
+      }
+      idx = it->second.index;
+    }
+    if (slots[idx].seen == stamp) {
+      return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
+    }
+    slots[idx].seen = stamp;
+    field_index_[i] = idx;
+    cursor = idx + 1;
+  }
+
+  return true;
+}
+
 bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no,
                        LineSyntaxError* error) {
   const uint64_t stamp = ++stamp_;
@@ -288,65 +353,8 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
   }
 
   // 2. Fields: the slots after the previous match, else the table's field map; new fields wait.
+  if (!ResolveFields(line, table, stamp, new_series && parsed, error)) return false;
   const size_t n = line.fields.size();
-  field_index_.resize(n);
-  pending_.clear();
-  std::vector<TableState::FieldSlot>& slots = table->by_index;
-  size_t cursor = 0;  // the slot after the last field resolved
-  auto slot_matches = [&slots](size_t at, const ParsedField& f) {
-    return at < slots.size() && slots[at].type == f.type && EqualBytes(slots[at].name, f.key);
-  };
-  for (size_t i = 0; i < n; ++i) {
-    const ParsedField& f = line.fields[i];
-    if (f.type == ValueType::kString && !internal::IsValidUtf8(f.str)) {
-      return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
-    }
-    uint32_t idx;
-    if (slot_matches(cursor, f)) {
-      idx = static_cast<uint32_t>(cursor);
-    } else if (slot_matches(cursor + 1, f)) {
-      idx = static_cast<uint32_t>(cursor + 1);
-    } else {
-      auto it = table->fields.find(f.key);
-      if (it == table->fields.end()) {
-        if (f.key == "time") {
-          return Fail(error, f.offset, "field key \"time\" is reserved for the time column");
-        }
-        if (!internal::IsValidUtf8(f.key)) {
-          return Fail(error, f.offset, "field key is not valid UTF-8");
-        }
-        bool is_tag = table->tag_keys.contains(f.key);
-        if (new_series && parsed) {
-          for (const ParsedTag& t : tags_) is_tag |= t.key == f.key;
-        }
-        if (is_tag) {
-          return Fail(error, f.offset,
-                      "field key " + Quoted(f.key) + " conflicts with a tag of the same name");
-        }
-        for (uint32_t j : pending_) {
-          if (line.fields[j].key == f.key) {
-            return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
-          }
-        }
-        pending_.push_back(static_cast<uint32_t>(i));
-        field_index_[i] = kNoIndex;
-        continue;
-      }
-      if (it->second.type != f.type) {
-        return Fail(error, f.offset,
-                    "field " + std::string(f.key) + ": type " +
-                        std::string(ValueTypeName(f.type)) + " conflicts with " +
-                        std::string(ValueTypeName(it->second.type)) + " earlier in this request");
-      }
-      idx = it->second.index;
-    }
-    if (slots[idx].seen == stamp) {
-      return Fail(error, f.offset, "duplicate field key " + Quoted(f.key));
-    }
-    slots[idx].seen = stamp;
-    field_index_[i] = idx;
-    cursor = idx + 1;
-  }
 
   // 3. The line is good: commit table, series and new fields, then the row.
   if (table->batch == nullptr) table->batch = batch_->Table(table->name);

@@ -86,6 +86,11 @@ class BatchBuilder {
   // cross-request cache, else by parsing it (*parsed: tags_ then holds its tags).
   bool ResolveNewKey(const ParsedLine& line, TableState** table, KeyResolution* resolution,
                      bool* parsed, LineSyntaxError* error);
+  // Fills field_index_ (kNoIndex for fields new to the table, listed in pending_) for the fields
+  // of `line`, checking types, duplicates and names; `tags_are_new`: tags_ holds the line's tags
+  // and its series is new to the batch (a new field must not take one of their names).
+  bool ResolveFields(const ParsedLine& line, TableState* table, uint64_t stamp, bool tags_are_new,
+                     LineSyntaxError* error);
   std::string_view RawKey(const SeriesRef& ref) const {
     return std::string_view(raw_keys_).substr(ref.key_offset, ref.key_size);
   }
