@@ -243,8 +243,8 @@ Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& optio
   for (size_t i = 0; i < tables.size(); ++i) {
     if (tables[i] == nullptr) continue;
     const TableBatch& tb = *batch.tables()[i];
-    // What the memtable's buffers grew by, allocations and slack included: a series' first row
-    // costs its buffers (~1.9 KB for ten fields), so the budget bounds memory at any series count.
+    // What the memtable grew by as it holds it (blocks, series states, the id index), so that
+    // the budget bounds memory at any series count.
     bytes += tables[i]->Apply(tb, prepared[i]);
     rows += tb.rows().size();
   }

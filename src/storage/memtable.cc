@@ -144,16 +144,21 @@ void Memtable::AppendRow(SeriesState& st, const TableBatch& batch, const Row& ro
     row_columns_.push_back(c);
     row_values_.push_back(bits);
   }
-  PageRow page_row{row.time, row_columns_.data(), row_values_.data(),
-                   static_cast<uint32_t>(row_columns_.size())};
-  pages_.Append(page_row, st.rows, rows_coming, st.rows > 0 && st.sorted ? st.max_time : INT64_MIN,
-                &st.first_page, &st.last_page);
+  AppendPageRow(st, PageRow{row.time, row_columns_.data(), row_values_.data(),
+                            static_cast<uint32_t>(row_columns_.size())},
+                rows_coming);
+}
+
+void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_coming) {
+  // The series' last time while it is in order, which sizes a page to what its hour has left.
+  const int64_t prev_time = st.rows > 0 && st.sorted ? st.max_time : INT64_MIN;
+  pages_.Append(row, st.rows, rows_coming, prev_time, &st.first_page, &st.last_page);
   NoteTime(st, row.time);
   ++st.rows;
   ++rows_;
 }
 
-void Memtable::Append(SeriesId series, int64_t /*time*/, const TableBatch& batch, const Row& row,
+void Memtable::Append(SeriesId series, const TableBatch& batch, const Row& row,
                       const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   AppendRow(State(series), batch, row, field_ids, schema, 1);
 }
@@ -227,8 +232,8 @@ std::shared_ptr<const TimeOrder> Memtable::OrderOf(SeriesId id, const std::vecto
   return computed;
 }
 
-void Memtable::GatherColumns(const SeriesState& st, const std::vector<int>& columns, size_t begin,
-                             size_t end, std::vector<ColumnBuffer>* out) const {
+void Memtable::GatherColumns(const SeriesState& st, const std::vector<int>& columns,
+                             std::span<const RowRange> ranges, std::vector<ColumnBuffer>* out) const {
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
   if (out->size() < static_cast<size_t>(max_col + 1)) out->resize(max_col + 1);
@@ -237,8 +242,7 @@ void Memtable::GatherColumns(const SeriesState& st, const std::vector<int>& colu
     ColumnBuffer& dst = (*out)[c];
     dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
     if (dst.type == ValueType::kNull) continue;
-    // A column no row of this series named stays absent (kNull), as in a segment.
-    if (!pages_.GatherColumn(st.first_page, static_cast<ColumnId>(c), begin, end, &dst)) {
+    if (!pages_.GatherColumn(st.first_page, static_cast<ColumnId>(c), ranges, &dst)) {
       Empty(&dst);
       continue;
     }
@@ -255,7 +259,8 @@ void Memtable::ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) cons
   pages_.GatherTimes(st->first_page, n, &out->times);
   std::vector<int> all;
   for (ColumnId c = 0; c < pages_.column_count(); ++c) all.push_back(static_cast<int>(c));
-  GatherColumns(*st, all, 0, n, &out->columns);
+  const RowRange whole{0, n};
+  GatherColumns(*st, all, {&whole, 1}, &out->columns);
 }
 
 void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
@@ -277,11 +282,13 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
     const auto lo = std::lower_bound(buf.times.begin(), buf.times.end(), min_time) - buf.times.begin();
     const auto hi = std::upper_bound(buf.times.begin(), buf.times.end(), max_time) - buf.times.begin();
     out->times.assign(buf.times.begin() + lo, buf.times.begin() + hi);
-    GatherColumns(*st, columns, lo, hi, &out->columns);
+    const RowRange slice{static_cast<size_t>(lo), static_cast<size_t>(hi)};
+    GatherColumns(*st, columns, {&slice, 1}, &out->columns);
     return;
   }
   for (ColumnBuffer& c : buf.columns) Empty(&c);
-  GatherColumns(*st, columns, 0, n, &buf.columns);
+  const RowRange all{0, n};
+  GatherColumns(*st, columns, {&all, 1}, &buf.columns);
 
   // Row order: by time; equal times merge (see below).
   std::vector<uint32_t> order;
@@ -362,7 +369,7 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
   for (ColumnBuffer& c : out->columns) Empty(&c);
   const size_t n = std::min<size_t>(st->rows, limit);
   // Row ranges to read as rows: those in range, less the pages whose statistics were taken.
-  std::vector<std::pair<size_t, size_t>> ranges;
+  std::vector<RowRange> ranges;
   std::vector<ColumnStats> stats(columns.size());
   size_t row = 0;
   for (PageRef ref = st->first_page; ref != kNoPage && row < n;) {
@@ -399,25 +406,8 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
     begin = std::lower_bound(times.begin() + begin, times.begin() + end, min_time) - times.begin();
     end = std::upper_bound(times.begin() + begin, times.begin() + end, max_time) - times.begin();
   }
-  int max_col = -1;
-  for (int c : columns) max_col = std::max(max_col, c);
-  if (out->columns.size() < static_cast<size_t>(max_col + 1)) out->columns.resize(max_col + 1);
   for (const auto& [begin, end] : ranges) out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
-  for (int c : columns) {
-    if (c < 0) continue;
-    ColumnBuffer& dst = out->columns[c];
-    dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
-    if (dst.type == ValueType::kNull) continue;
-    bool named = false;
-    for (const auto& [begin, end] : ranges) {
-      if (begin < end) named |= pages_.GatherColumn(st->first_page, static_cast<ColumnId>(c), begin, end, &dst);
-    }
-    if (!named) {
-      Empty(&dst);
-    } else if (dst.null_count == 0) {
-      dst.validity.clear();
-    }
-  }
+  GatherColumns(*st, columns, ranges, &out->columns);
   return true;
 }
 
@@ -451,13 +441,9 @@ void Memtable::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time,
         row_values_.push_back(col.type == ValueType::kString ? pages_.StoreString(col.strings[i])
                                                              : col.bits[i]);
       }
-      PageRow row{buf.times[i], row_columns_.data(), row_values_.data(),
-                  static_cast<uint32_t>(row_columns_.size())};
-      pages_.Append(row, st.rows, static_cast<uint32_t>(kept), st.rows > 0 && st.sorted ? st.max_time : INT64_MIN,
-                    &st.first_page, &st.last_page);
-      NoteTime(st, buf.times[i]);
-      ++st.rows;
-      ++rows_;
+      AppendPageRow(st, PageRow{buf.times[i], row_columns_.data(), row_values_.data(),
+                                static_cast<uint32_t>(row_columns_.size())},
+                    static_cast<uint32_t>(kept));
     }
   };
   if (series == nullptr) {

@@ -55,7 +55,7 @@ class Memtable {
   Memtable& operator=(const Memtable&) = delete;
 
   // Appends one row; `values` index the batch's fields through `field_ids` (batch field -> column).
-  void Append(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
+  void Append(SeriesId series, const TableBatch& batch, const Row& row,
               const std::vector<ColumnId>& field_ids, const TableSchema& schema);
 
   // Appends rows `rows` (indexes into batch.rows(), in write order) of one series: the same as
@@ -133,9 +133,13 @@ class Memtable {
   // The time order of the first `n` rows of `id`, from its cache or computed (and cached).
   std::shared_ptr<const TimeOrder> OrderOf(SeriesId id, const std::vector<int64_t>& times,
                                            size_t n) const;
-  // Gathers columns `columns` of rows [begin, end) of `st` into *out (cleared first).
-  void GatherColumns(const SeriesState& st, const std::vector<int>& columns, size_t begin,
-                     size_t end, std::vector<ColumnBuffer>* out) const;
+  // Gathers columns `columns` of the rows of `ranges` of `st` into *out, whose columns must be
+  // empty; a column no row of the series named stays absent (kNull), as in a segment.
+  void GatherColumns(const SeriesState& st, const std::vector<int>& columns,
+                     std::span<const RowRange> ranges, std::vector<ColumnBuffer>* out) const;
+  // Appends `row` to the pages of `st` (`rows_coming`: it and the rows of the same append after
+  // it) and counts it.
+  void AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_coming);
 
   RowPages pages_;
   std::vector<uint32_t> slot_of_;   // SeriesId -> index into states_ (kNoSlot: none)

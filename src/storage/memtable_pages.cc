@@ -240,60 +240,64 @@ void RowPages::GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* ti
   }
 }
 
-bool RowPages::GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end,
-                            ColumnBuffer* out) const {
+void RowPages::AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t to,
+                                ColumnBuffer* out) const {
   const bool is_string = out->type == ValueType::kString;
+  const std::vector<int32_t>& pos = shape_position_[h->shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  const size_t cap = h->capacity;
+  const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
+  const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
+  const size_t base = is_string ? out->strings.size() : out->bits.size();
+  const size_t n = to - from;
+  // Rows may lack the column: validity for all rows gathered so far, then this page's.
+  const bool page_nulls = p < 0 || valid != nullptr;
+  if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
+  if (is_string) {
+    out->strings.resize(base + n);
+    for (size_t i = 0; i < n; ++i) {
+      const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
+      if (has) out->strings[base + i] = String(values[p * cap + from + i]);
+    }
+  } else if (p >= 0) {
+    out->bits.insert(out->bits.end(), values + p * cap + from, values + p * cap + to);
+    if (valid != nullptr) {
+      for (size_t i = 0; i < n; ++i) {
+        if (valid[p * cap + from + i] == 0) out->bits[base + i] = 0;
+      }
+    }
+  } else {
+    out->bits.resize(base + n, 0);
+  }
+  if (page_nulls || !out->validity.empty()) {
+    out->validity.resize(base + n, 1);
+    for (size_t i = 0; i < n; ++i) {
+      const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
+      if (!has) {
+        out->validity[base + i] = 0;
+        ++out->null_count;
+      }
+    }
+  }
+}
+
+bool RowPages::GatherColumn(PageRef first, ColumnId c, std::span<const RowRange> ranges,
+                            ColumnBuffer* out) const {
   bool named = false;
   size_t row = 0;  // the chain's row at the start of the page
+  size_t k = 0;    // the first range not wholly before the page
   for (PageRef ref = first; ref != kNoPage;) {
     const Header* h = HeaderAt(ref);
-    const size_t count = h->count;
-    const std::vector<int32_t>& shape_pos = shape_position_[h->shape];
-    named |= c < shape_pos.size() && shape_pos[c] >= 0;
-    if (row + count <= begin || row >= end) {
-      row += count;
-      ref = h->next;
-      continue;
-    }
-    const size_t from = begin > row ? begin - row : 0;
-    const size_t to = std::min(count, end - row);
     const std::vector<int32_t>& pos = shape_position_[h->shape];
-    const int32_t p = c < pos.size() ? pos[c] : -1;
-    const size_t cap = h->capacity;
-    const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
-    const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
-    const size_t base = is_string ? out->strings.size() : out->bits.size();
-    const size_t n = to - from;
-    // Rows may lack the column: validity for all rows gathered so far, then this page's.
-    const bool page_nulls = p < 0 || valid != nullptr;
-    if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
-    if (is_string) {
-      out->strings.resize(base + n);
-      for (size_t i = 0; i < n; ++i) {
-        const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
-        if (has) out->strings[base + i] = String(values[p * cap + from + i]);
-      }
-    } else if (p >= 0) {
-      out->bits.insert(out->bits.end(), values + p * cap + from, values + p * cap + to);
-      if (valid != nullptr) {
-        for (size_t i = 0; i < n; ++i) {
-          if (valid[p * cap + from + i] == 0) out->bits[base + i] = 0;
-        }
-      }
-    } else {
-      out->bits.resize(base + n, 0);
+    named |= c < pos.size() && pos[c] >= 0;
+    const size_t page_end = row + h->count;
+    while (k < ranges.size() && ranges[k].second <= row) ++k;
+    for (size_t j = k; j < ranges.size() && ranges[j].first < page_end; ++j) {
+      const size_t from = std::max(ranges[j].first, row);
+      const size_t to = std::min(ranges[j].second, page_end);
+      if (from < to) AppendPageColumn(h, c, from - row, to - row, out);
     }
-    if (page_nulls || !out->validity.empty()) {
-      out->validity.resize(base + n, 1);
-      for (size_t i = 0; i < n; ++i) {
-        const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
-        if (!has) {
-          out->validity[base + i] = 0;
-          ++out->null_count;
-        }
-      }
-    }
-    row += count;
+    row = page_end;
     ref = h->next;
   }
   return named;

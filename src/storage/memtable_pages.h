@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +28,8 @@ namespace gnomon::storage {
 
 using PageRef = uint32_t;
 inline constexpr PageRef kNoPage = UINT32_MAX;
+// Rows [first, second) of a series' chain, in write order.
+using RowRange = std::pair<size_t, size_t>;
 
 // One row to append: its time and its values by column (ColumnId, 8-byte pattern; for strings
 // the pattern is what StoreString returned). Columns are distinct.
@@ -66,10 +70,11 @@ class RowPages {
 
   // Appends the times of the chain from `first` (up to `limit` rows) to *times.
   void GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* times) const;
-  // Appends rows [begin, end) of the chain (write order) of column `c` to *out, whose type must
-  // be set; a row without a value becomes a null. Returns whether any page of the chain has the
-  // column (some row of the series ever named it).
-  bool GatherColumn(PageRef first, ColumnId c, size_t begin, size_t end, ColumnBuffer* out) const;
+  // Appends the rows of `ranges` (ascending, disjoint) of the chain's column `c` to *out, whose
+  // type must be set; a row without a value becomes a null. Returns whether any page of the
+  // chain has the column (some row of the series ever named it).
+  bool GatherColumn(PageRef first, ColumnId c, std::span<const RowRange> ranges,
+                    ColumnBuffer* out) const;
 
   // One page of a chain, as a reader walks it.
   struct PageView {
@@ -107,6 +112,8 @@ class RowPages {
   static_assert(sizeof(Header) == 16);
 
   Header* HeaderAt(PageRef ref) const;
+  // Appends rows [from, to) of page `h` of column `c` to *out (GatherColumn's work on one page).
+  void AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t to, ColumnBuffer* out) const;
   PageRef NewPage(uint32_t shape, bool sparse, uint32_t capacity);
   uint32_t InternShape(const std::vector<ColumnId>& columns);
   // Words (8 bytes) a page takes.

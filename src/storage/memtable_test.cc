@@ -69,7 +69,7 @@ class MemtableTest : public ::testing::Test {
       if (p.f) batch.AddBool(ff, *p.f);
     }
     for (const Row& row : batch.rows()) {
-      mem_.Append(id, row.time, batch, row, field_ids, schema_);
+      mem_.Append(id, batch, row, field_ids, schema_);
     }
   }
 
@@ -246,7 +246,7 @@ TEST_F(MemtableTest, FieldTwiceInOneRowKeepsTheLastValue) {
   batch.AddString(fs, "y");
   batch.BeginRow(series, 20, 2);
   batch.AddInt(fa, 3);
-  for (const Row& row : batch.rows()) mem_.Append(0, row.time, batch, row, field_ids, schema_);
+  for (const Row& row : batch.rows()) mem_.Append(0, batch, row, field_ids, schema_);
   EXPECT_EQ(Read(0), (Rows{{"10", "2", "absent", "'y'", "absent", "absent"},
                            {"20", "3", "absent", "NULL", "absent", "absent"}}));
 }
@@ -287,7 +287,7 @@ TEST_F(MemtableTest, AppendRowsMatchesAppendRowByRow) {
     grouped.AppendRows(0, batch, std::span(all).subspan(0, cut), field_ids, schema_);
     grouped.AppendRows(0, batch, std::span(all).subspan(cut), field_ids, schema_);
     Memtable single;
-    for (const Row& row : batch.rows()) single.Append(0, row.time, batch, row, field_ids, schema_);
+    for (const Row& row : batch.rows()) single.Append(0, batch, row, field_ids, schema_);
     ASSERT_EQ(grouped.rows(), single.rows());
     // Memory is counted by capacity, which the two paths grow differently; each holds at least
     // its times and values.
