@@ -10,6 +10,14 @@
 namespace gnomon::storage {
 namespace {
 
+// The span of a statistics view: its series, rows and their first and last times.
+void SetViewSpan(BlockStatsView* view, SeriesId id, uint32_t rows, int64_t first, int64_t last) {
+  view->series = id;
+  view->rows = rows;
+  view->min_time = view->first_time = first;
+  view->max_time = view->last_time = last;
+}
+
 // A scan source: one segment's rows of a series, or one memtable's.
 struct Source {
   const SegmentReader* segment = nullptr;
@@ -364,10 +372,7 @@ class TableSnapshot final : public TableReader {
     auto can_use = [&](int64_t first, int64_t last) { return consumer->CanUseStats(first, last); };
     auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
       BlockStatsView& view = scratch->view;
-      view.series = src.id;
-      view.rows = n;
-      view.min_time = view.first_time = first;
-      view.max_time = view.last_time = last;
+      SetViewSpan(&view, src.id, n, first, last);
       view.columns = stats;
       if (!consumer->OnBlockStats(view)) return false;
       ++metrics->blocks_from_stats;
@@ -587,10 +592,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       // A packed series' chunk statistics are its pack's: only its rows describe it.
       if (spec.offer_stats && whole && !group.packed()) {
         BlockStatsView view;
-        view.series = id;
-        view.rows = group.rows;
-        view.min_time = view.first_time = group.min_time;
-        view.max_time = view.last_time = group.max_time;
+        SetViewSpan(&view, id, group.rows, group.min_time, group.max_time);
         view.columns.resize(column_ids.size());
         for (size_t i = 0; i < column_ids.size(); ++i) {
           int c = column_ids[i];
@@ -655,10 +657,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
           }
           GNOMON_RETURN_IF_ERROR(load_stats());
           BlockStatsView& view = scratch->view;
-          view.series = id;
-          view.rows = sl.rows;
-          view.min_time = view.first_time = lo_t;
-          view.max_time = view.last_time = hi_t;
+          SetViewSpan(&view, id, sl.rows, lo_t, hi_t);
           view.columns.resize(column_ids.size());
           for (size_t i = 0; i < column_ids.size(); ++i) view.columns[i] = slice_stats[i][si];
           if (consumer->OnBlockStats(view)) {
@@ -777,10 +776,8 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       auto stats_less = [&](size_t si, Part part, uint32_t head, size_t from, uint32_t rows) {
         const SliceInfo& sl = slices[si];
         BlockStatsView& view = scratch->view;
-        view.series = id;
-        view.rows = part == Part::kWhole ? sl.rows : part == Part::kHead ? head : sl.rows - head;
-        view.min_time = view.first_time = std::max(sl.start, group.min_time);
-        view.max_time = view.last_time = std::min(sl.start + (kSliceWidthNs - 1), group.max_time);
+        SetViewSpan(&view, id, part == Part::kWhole ? sl.rows : part == Part::kHead ? head : sl.rows - head,
+                    std::max(sl.start, group.min_time), std::min(sl.start + (kSliceWidthNs - 1), group.max_time));
         view.columns.resize(column_ids.size());
         for (size_t i = 0; i < column_ids.size(); ++i) {
           ColumnStats s = slice_stats[i][si];
