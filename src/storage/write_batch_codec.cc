@@ -185,13 +185,14 @@ Status DecodeWriteBatch(std::string_view in, WriteBatch* batch) {
     uint64_t num_series;
     if (!GetVarint64(&in, &num_series) || num_series > in.size()) return Malformed("series count");
     uint32_t series_base = static_cast<uint32_t>(table->series().size());
-    for (uint64_t s = 0; s < num_series && by_id; ++s) {
-      uint32_t id;
-      if (!GetVarint32(&in, &id) || id == kUnresolvedSeries) return Malformed("series id");
-      table->AddResolvedSeries(id);
-    }
-    for (uint64_t s = 0; s < num_series && !by_id; ++s) {
-      uint64_t num_tags;
+    for (uint64_t s = 0; s < num_series; ++s) {
+      if (by_id) {  // a registry id
+        uint32_t id;
+        if (!GetVarint32(&in, &id) || id == kUnresolvedSeries) return Malformed("series id");
+        table->AddResolvedSeries(id);
+        continue;
+      }
+      uint64_t num_tags;  // a tag set
       if (!GetVarint64(&in, &num_tags) || num_tags > in.size()) return Malformed("tag count");
       TagSet tags(num_tags);
       for (auto& tag : tags) {

@@ -268,9 +268,8 @@ TEST(WriteBatchCodec, MalformedRecordsAreCorruption) {
   EXPECT_TRUE(DecodeWriteBatch(record(0, 0, 6), &e).IsCorruption());  // kTimestamp
 }
 
-TEST(WriteBatchCodec, EveryByteChangeDecodesOrFailsCleanly) {
-  std::string record;
-  EncodeWriteBatch(Sample(), &record);
+// Flips bits of every byte of `record` in turn: each result decodes consistently or is Corruption.
+void ExpectEveryByteChangeDecodesOrFailsCleanly(const std::string& record) {
   for (size_t i = 0; i < record.size(); ++i) {
     for (uint8_t mask : {uint8_t{0x01}, uint8_t{0x40}, uint8_t{0xFF}}) {
       std::string bad = record;
@@ -294,6 +293,19 @@ TEST(WriteBatchCodec, EveryByteChangeDecodesOrFailsCleanly) {
       }
     }
   }
+}
+
+TEST(WriteBatchCodec, EveryByteChangeDecodesOrFailsCleanly) {
+  const WriteBatch sample = Sample();
+  std::string by_tags, by_id;
+  EncodeWriteBatch(sample, &by_tags);
+  EncodeWriteBatchById(sample, Resolve(sample).tables, &by_id);
+  {
+    SCOPED_TRACE("series by tags");
+    ExpectEveryByteChangeDecodesOrFailsCleanly(by_tags);
+  }
+  SCOPED_TRACE("series by id");
+  ExpectEveryByteChangeDecodesOrFailsCleanly(by_id);
 }
 
 void ExpectSameControl(const ControlRecord& a, const ControlRecord& b) {
