@@ -27,23 +27,26 @@ LastValueCache::Column& LastValueCache::ColumnFor(ColumnId c, SeriesId series, b
   return col;
 }
 
+bool LastValueCache::Admit(SeriesId series, int64_t time) {
+  const bool had = Has(series);
+  if (had && time < times_[series]) return false;
+  if (!had || time > times_[series]) Reset(series, time);
+  return true;
+}
+
 void LastValueCache::Offer(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
                            const std::vector<ColumnId>& field_ids) {
-  const bool had = Has(series);
-  if (had && time < times_[series]) return;
-  if (!had || time > times_[series]) Reset(series, time);
+  if (!Admit(series, time)) return;
   for (uint32_t i = 0; i < row.value_count; ++i) {
     const FieldValue& v = batch.values()[row.value_begin + i];
     const ValueType type = batch.fields()[v.field].type;
-    Column& col = ColumnFor(field_ids[v.field], series, type == ValueType::kString);
+    const bool is_string = type == ValueType::kString;
+    Column& col = ColumnFor(field_ids[v.field], series, is_string);
     col.valid[series] = 1;
-    switch (type) {
-      case ValueType::kFloat64: std::memcpy(&col.bits[series], &v.f64, 8); break;
-      case ValueType::kInt64: col.bits[series] = static_cast<uint64_t>(v.i64); break;
-      case ValueType::kUInt64: col.bits[series] = v.u64; break;
-      case ValueType::kBool: col.bits[series] = v.b ? 1 : 0; break;
-      case ValueType::kString: col.strings[series] = std::string(batch.StringValue(v)); break;
-      default: break;
+    if (is_string) {
+      col.strings[series] = std::string(batch.StringValue(v));
+    } else {
+      col.bits[series] = FieldValueBits(v, type);
     }
   }
 }
@@ -51,9 +54,7 @@ void LastValueCache::Offer(SeriesId series, int64_t time, const TableBatch& batc
 void LastValueCache::OfferColumns(SeriesId series, int64_t time, const std::vector<uint64_t>& bits,
                                   const std::vector<std::string>& strings,
                                   const std::vector<uint8_t>& valid, const TableSchema& schema) {
-  const bool had = Has(series);
-  if (had && time < times_[series]) return;
-  if (!had || time > times_[series]) Reset(series, time);
+  if (!Admit(series, time)) return;
   for (size_t c = 0; c < valid.size(); ++c) {
     if (!valid[c]) continue;
     const bool is_string = schema.fields()[c].type == ValueType::kString;

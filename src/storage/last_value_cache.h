@@ -41,6 +41,9 @@ class LastValueCache {
   };
   // Starts the row of `series` at `time` (newer than what it held, or its first).
   void Reset(SeriesId series, int64_t time);
+  // Whether a row of `series` at `time` is kept: false when older than the cached one; a newer
+  // one (or the first) starts the row afresh, one of the same time merges into it.
+  bool Admit(SeriesId series, int64_t time);
   // Column `c` with room for `series`.
   Column& ColumnFor(ColumnId c, SeriesId series, bool strings);
 

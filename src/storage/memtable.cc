@@ -1,7 +1,6 @@
 #include "src/storage/memtable.h"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 
 #include "src/storage/row_selection.h"
@@ -16,20 +15,6 @@ void Empty(ColumnBuffer* c) {
   c->strings.clear();
   c->validity.clear();
   c->null_count = 0;
-}
-
-uint64_t ValueBits(const FieldValue& v, ValueType type) {
-  switch (type) {
-    case ValueType::kFloat64: {
-      uint64_t b;
-      std::memcpy(&b, &v.f64, 8);
-      return b;
-    }
-    case ValueType::kInt64: return static_cast<uint64_t>(v.i64);
-    case ValueType::kUInt64: return v.u64;
-    case ValueType::kBool: return v.b ? 1 : 0;
-    default: return 0;
-  }
 }
 
 // Sorts `order` (positions into `times`) by time, stably. Out-of-order rows usually come from
@@ -134,7 +119,7 @@ void Memtable::AppendRow(SeriesState& st, const TableBatch& batch, const Row& ro
       pages_.SetColumnType(c, type);
     }
     const uint64_t bits =
-        type == ValueType::kString ? pages_.StoreString(batch.StringValue(v)) : ValueBits(v, type);
+        type == ValueType::kString ? pages_.StoreString(batch.StringValue(v)) : FieldValueBits(v, type);
     // A field twice in one row: the last value wins.
     auto dup = std::find(row_columns_.begin(), row_columns_.end(), c);
     if (dup != row_columns_.end()) {

@@ -3,6 +3,7 @@
 // WAL as one record, applied to memtables atomically.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,6 +50,18 @@ struct FieldValue {
     } str;
   };
 };
+
+// The 8-byte pattern of a numeric or bool value of type `type`, as memtables and caches store
+// values (a float's bits, an int's two's complement, a bool as 0/1; 0 for other types).
+inline uint64_t FieldValueBits(const FieldValue& v, ValueType type) {
+  switch (type) {
+    case ValueType::kFloat64: return std::bit_cast<uint64_t>(v.f64);
+    case ValueType::kInt64: return static_cast<uint64_t>(v.i64);
+    case ValueType::kUInt64: return v.u64;
+    case ValueType::kBool: return v.b ? 1 : 0;
+    default: return 0;
+  }
+}
 
 struct Row {
   uint32_t series;       // index into TableBatch::series
