@@ -6,6 +6,7 @@
 
 #include "src/base/check.h"
 #include "src/base/hash.h"
+#include "src/base/time_util.h"
 #include "src/storage/column_stats.h"
 #include "src/storage/segment_format.h"
 
@@ -18,10 +19,12 @@ constexpr size_t kStringBlockBytes = 256 * 1024;
 constexpr uint32_t kMaxPageRows = 1024;
 constexpr size_t kHeaderWords = 2;
 
-int64_t SliceOf(int64_t t) {
-  int64_t q = t / kSliceWidthNs;
-  if (t % kSliceWidthNs < 0) --q;  // floor, for times before 1970
-  return q * kSliceWidthNs;
+// The hour slice of `t`, as an index (a slice start would overflow for the earliest times).
+int64_t SliceOf(int64_t t) { return FloorDiv(t, kSliceWidthNs); }
+// How far into its slice `t` is, in [0, kSliceWidthNs).
+int64_t OffsetInSlice(int64_t t) {
+  const int64_t rem = t % kSliceWidthNs;
+  return rem < 0 ? rem + kSliceWidthNs : rem;
 }
 
 // Shared 1 MB blocks that freed memtables hand back for the next ones: a memtable filled after a
@@ -178,7 +181,7 @@ void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_co
     // No more than the rows the slice has room for at the series' interval.
     if (prev_time != INT64_MIN && row.time > prev_time) {
       const auto interval = static_cast<uint64_t>(row.time) - static_cast<uint64_t>(prev_time);
-      const uint64_t left = (static_cast<uint64_t>(slice) + kSliceWidthNs - 1 - static_cast<uint64_t>(row.time)) / interval + 1;
+      const uint64_t left = static_cast<uint64_t>(kSliceWidthNs - 1 - OffsetInSlice(row.time)) / interval + 1;
       capacity = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(capacity, left)));
     }
     const PageRef ref = NewPage(shape, sparse, capacity);

@@ -623,3 +623,32 @@ TEST(MemtableBlockPoolTest, FreedBlocksServeTheNextMemtableUpToTheLimit) {
 
 }  // namespace
 }  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// Pages are cut at hour slices; the earliest and latest times have slices too.
+TEST(MemtableSliceTest, TimesAtTheEndsOfInt64ReadBack) {
+  TableSchema schema;
+  ColumnId v;
+  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
+  TableBatch batch("t");
+  uint32_t f;
+  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
+  const uint32_t s = batch.AddSeries({});
+  const std::vector<int64_t> times = {INT64_MIN, INT64_MIN + 10, -1, 0, INT64_MAX - 10, INT64_MAX};
+  Memtable mem;
+  for (size_t i = 0; i < times.size(); ++i) {
+    batch.BeginRow(s, times[i], 1);
+    batch.AddInt(f, static_cast<int64_t>(i));
+    mem.Append(0, batch, batch.rows().back(), {v}, schema);
+  }
+  SortedSeries out;
+  mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out);
+  EXPECT_EQ(out.times, times);
+  ASSERT_EQ(out.columns[v].bits.size(), times.size());
+  for (size_t i = 0; i < times.size(); ++i) EXPECT_EQ(out.columns[v].bits[i], i);
+}
+
+}  // namespace
+}  // namespace gnomon::storage
