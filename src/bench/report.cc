@@ -150,6 +150,44 @@ Result<std::vector<QueryFigures>> QueryFiguresFromJson(const JsonValue& doc, con
   return out;
 }
 
+namespace {
+
+// The server process figures of a profile run (CPU per row, RSS, stop and restart times).
+void RenderServerMarkdown(const ReportInput& input, std::ostringstream& md) {
+  const ServerFigures& s = *input.server;
+  auto seconds = [](double v) { return v < 0 ? std::string("-") : Fixed(v, v < 10 ? 2 : 1) + " s"; };
+  auto mb = [](uint64_t v) { return v == 0 ? std::string("-") : Grouped(v / 1048576.0) + " MB"; };
+  std::string per_row = "-";
+  if (s.load_cpu_s >= 0 && input.load && input.load->rows > 0) {
+    per_row = Fixed(s.load_cpu_s / static_cast<double>(input.load->rows) * 1e6, 2) + " µs";
+  }
+  md << "## Server\n\n| | |\n|---|---|\n";
+  md << "| CPU during the load | " << seconds(s.load_cpu_s) << " |\n";
+  md << "| CPU per row | " << per_row << " |\n";
+  md << "| peak RSS during the load | " << mb(s.load_peak_rss) << " |\n";
+  md << "| peak RSS, whole run | " << mb(s.peak_rss) << " |\n";
+  md << "| flush and compaction | " << seconds(s.compact_s) << " |\n";
+  md << "| clean stop | " << seconds(s.stop_s) << " |\n";
+  md << "| start to serving after the stop | " << seconds(s.restart_s) << " |\n\n";
+}
+
+void RenderServerJson(const ServerFigures& s, JsonWriter& j) {
+  auto seconds = [&j](const char* key, double v) {
+    j.Key(key);
+    if (v < 0) j.Null();
+    else j.Double(v);
+  };
+  j.Key("server").BeginObject();
+  seconds("loadCpuSeconds", s.load_cpu_s);
+  j.Key("loadPeakRssBytes").Uint(s.load_peak_rss).Key("peakRssBytes").Uint(s.peak_rss);
+  seconds("compactSeconds", s.compact_s);
+  seconds("stopSeconds", s.stop_s);
+  seconds("restartSeconds", s.restart_s);
+  j.EndObject();
+}
+
+}  // namespace
+
 std::string RenderReportMarkdown(const ReportInput& input, const std::string& chart_file) {
   std::ostringstream md;
   const ReportEnvironment& e = input.env;
@@ -179,6 +217,7 @@ std::string RenderReportMarkdown(const ReportInput& input, const std::string& ch
     md << "| " << Grouped(l.rows) << " | " << Grouped(l.metrics) << " | " << Fixed(l.elapsed_s, 3)
        << " s | " << Grouped(l.row_rate) << " | " << Grouped(l.metric_rate) << " |\n\n";
   }
+  if (input.server) RenderServerMarkdown(input, md);
   if (input.storage_bytes > 0) {
     uint64_t metrics = StorageMetrics(input);
     md << "## Storage\n\n| bytes on disk | metrics | bytes per metric |\n|---:|---:|---:|\n";
@@ -227,6 +266,7 @@ std::string RenderReportJson(const ReportInput& input) {
     j.Key("endpoint").String(l.endpoint).Key("gzip").Bool(l.gzip).Key("file").String(l.file);
     j.EndObject();
   }
+  if (input.server) RenderServerJson(*input.server, j);
   if (input.storage_bytes > 0) {
     uint64_t metrics = StorageMetrics(input);
     j.Key("storage").BeginObject();

@@ -46,6 +46,17 @@ struct QueryFigures {
   double queries_per_second = 0;
 };
 
+// What a run measured of the server process itself (`gnomon bench profile`); negative: not
+// measured.
+struct ServerFigures {
+  double load_cpu_s = -1;         // user + system CPU of the server during the timed load
+  uint64_t load_peak_rss = 0;     // VmHWM at the end of the load, bytes
+  uint64_t peak_rss = 0;          // VmHWM at the clean stop (queries and compaction included)
+  double compact_s = -1;          // POST /v1/admin/compact (a flush, then every merge)
+  double stop_s = -1;             // SIGTERM to exit (a clean stop flushes)
+  double restart_s = -1;          // process start to the first answered /ping after that stop
+};
+
 struct ReportInput {
   ReportEnvironment env;
   std::optional<LoadFigures> load;
@@ -53,6 +64,7 @@ struct ReportInput {
   uint64_t storage_bytes = 0;  // 0: not measured
   uint64_t storage_metrics = 0;  // metrics the storage holds; 0: the load's metric count
   std::vector<std::pair<std::string, std::string>> settings;  // extra key/value lines (scale, ...)
+  std::optional<ServerFigures> server;
 };
 
 // From `gnomon bench load --json` output.

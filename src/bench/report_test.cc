@@ -67,6 +67,30 @@ TEST(ReportTest, MarkdownHasEveryFigure) {
   EXPECT_GT(json->Find("environment")->NumberOr("cores", 0), 0);
 }
 
+TEST(ReportTest, ServerFiguresGiveCpuPerRow) {
+  ReportInput input = SampleInput();
+  EXPECT_EQ(RenderReportMarkdown(input, "latency.svg").find("## Server"), std::string::npos);
+  ServerFigures server;
+  server.load_cpu_s = 1.728;  // 2 us for each of 864,000 rows
+  server.load_peak_rss = 512ull << 20;
+  server.peak_rss = 600ull << 20;
+  server.stop_s = 0.25;
+  server.restart_s = 1.5;
+  input.server = server;  // compaction left unmeasured
+  std::string md = RenderReportMarkdown(input, "latency.svg");
+  EXPECT_NE(md.find("| CPU per row | 2.00 µs |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| peak RSS during the load | 512 MB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| flush and compaction | - |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| start to serving after the stop | 1.50 s |"), std::string::npos) << md;
+  auto json = JsonValue::Parse(RenderReportJson(input));
+  ASSERT_TRUE(json.ok());
+  const JsonValue* s = json->Find("server");
+  ASSERT_NE(s, nullptr);
+  EXPECT_DOUBLE_EQ(s->NumberOr("loadCpuSeconds", 0), 1.728);
+  EXPECT_DOUBLE_EQ(s->NumberOr("peakRssBytes", 0), 600.0 * 1048576);
+  EXPECT_DOUBLE_EQ(s->NumberOr("compactSeconds", -7), -7);  // null: not a number
+}
+
 TEST(ReportTest, SvgHasOneBarPerQueryType) {
   std::vector<QueryFigures> q(3);
   q[0].name = "lastpoint";

@@ -164,6 +164,7 @@ void RegisterBenchCommand(CLI::App& app) {
   RegisterBenchLoadCommand(bench);
   RegisterBenchRunQueriesCommand(bench);
   RegisterBenchReportCommand(bench);
+  RegisterBenchProfileCommand(bench);
 }
 
 }  // namespace gnomon::tools

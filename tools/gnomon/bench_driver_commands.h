@@ -1,4 +1,4 @@
-// Registration of `gnomon bench load`, `run-queries` and `report` (each in its own *_command.cc),
+// Registration of `gnomon bench load`, `run-queries`, `report` and `profile` (each in its own *_command.cc),
 // called from RegisterBenchCommand with the `bench` subcommand.
 #pragma once
 
@@ -9,5 +9,6 @@ namespace gnomon::tools {
 void RegisterBenchLoadCommand(CLI::App* bench);
 void RegisterBenchRunQueriesCommand(CLI::App* bench);
 void RegisterBenchReportCommand(CLI::App* bench);
+void RegisterBenchProfileCommand(CLI::App* bench);
 
 }  // namespace gnomon::tools

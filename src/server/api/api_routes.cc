@@ -29,6 +29,8 @@ void RegisterApiRoutes(ApiContext* ctx, http::Router* router) {
   router->Add(Method::kPost, "/query", "query", bind(HandleQuery));
   router->Add(Method::kPost, "/v1/sql", "sql", bind(HandleSql));
   router->Add(Method::kGet, "/v1/sql", "sql", bind(HandleSql));
+  router->Add(Method::kPost, "/v1/admin/flush", "admin_flush", bind(HandleAdminFlush));
+  router->Add(Method::kPost, "/v1/admin/compact", "admin_compact", bind(HandleAdminCompact));
 }
 
 std::vector<std::pair<std::string, std::string>> DefaultResponseHeaders(const ApiContext& ctx) {

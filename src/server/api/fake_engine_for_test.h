@@ -124,8 +124,16 @@ class FakeEngine : public storage::Engine {
                                                           const std::string&) override {
     return Status::Unsupported("fake engine");
   }
-  Status Flush() override { return Status::OK(); }
-  Status Compact() override { return Status::OK(); }
+  Status Flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++flushes_;
+    return maintenance_error_;
+  }
+  Status Compact() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++compactions_;
+    return maintenance_error_;
+  }
   storage::EngineStats Stats() override {
     std::lock_guard<std::mutex> lock(mu_);
     storage::EngineStats s;
@@ -157,6 +165,18 @@ class FakeEngine : public storage::Engine {
     std::lock_guard<std::mutex> lock(mu_);
     return calls_;
   }
+  int flushes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return flushes_;
+  }
+  int compactions() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return compactions_;
+  }
+  void FailMaintenance(Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    maintenance_error_ = std::move(status);
+  }
   size_t rows_total() {
     std::lock_guard<std::mutex> lock(mu_);
     return rows_total_;
@@ -174,6 +194,9 @@ class FakeEngine : public storage::Engine {
   std::map<std::string, int64_t> retention_;
   std::vector<WriteCall> calls_;
   size_t rows_total_ = 0;
+  int flushes_ = 0;
+  int compactions_ = 0;
+  Status maintenance_error_;
   size_t writes_entered_ = 0;
   bool gate_closed_ = false;
   std::optional<Status> next_error_;

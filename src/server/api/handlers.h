@@ -23,5 +23,9 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
 void HandleQuery(ApiContext& ctx, const http::Request& request, http::Response* response);
 // POST /v1/sql: ctx.sql_handler when set, else 501.
 void HandleSql(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /v1/admin/flush: memtables written to segments now; 200 {"status":"ok","elapsed_ms":..}.
+void HandleAdminFlush(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /v1/admin/compact: a flush, then every partition's segments merged into one.
+void HandleAdminCompact(ApiContext& ctx, const http::Request& request, http::Response* response);
 
 }  // namespace gnomon::server::api

@@ -80,6 +80,32 @@ TEST_F(ServerApiHttpTest, TsbsLoaderConversation) {
   EXPECT_EQ(f_.http_stats.Read().connections_total, 1u);
 }
 
+TEST_F(ServerApiHttpTest, AdminFlushAndCompactRunAndReport) {
+  auto client = Connect();
+  auto flush = client->Send("POST", "/v1/admin/flush", "");
+  ASSERT_TRUE(flush.ok());
+  EXPECT_EQ(flush->status, 200) << flush->body;
+  EXPECT_THAT(flush->body, HasSubstr("\"operation\":\"flush\""));
+  auto compact = client->Send("POST", "/v1/admin/compact", "");
+  ASSERT_TRUE(compact.ok());
+  EXPECT_EQ(compact->status, 200) << compact->body;
+  EXPECT_THAT(compact->body, HasSubstr("\"segment_files\":"));
+  EXPECT_EQ(f_.engine.flushes(), 1);
+  EXPECT_EQ(f_.engine.compactions(), 1);
+
+  f_.engine.FailMaintenance(Status::IOError("disk gone"));
+  auto failed = client->Send("POST", "/v1/admin/compact", "");
+  ASSERT_TRUE(failed.ok());
+  EXPECT_EQ(failed->status, 500);
+  EXPECT_THAT(failed->body, HasSubstr("compact failed"));
+  EXPECT_THAT(failed->body, HasSubstr("disk gone"));
+  // Only POST: a GET must not start a compaction.
+  auto get = client->Send("GET", "/v1/admin/compact");
+  ASSERT_TRUE(get.ok());
+  EXPECT_EQ(get->status, 405);
+  EXPECT_EQ(f_.engine.compactions(), 2);
+}
+
 TEST_F(ServerApiHttpTest, ConcurrentWritersAllSucceed) {
   constexpr int kWriters = 24, kBatches = 10, kHosts = 200;
   std::atomic<int> ok{0};
