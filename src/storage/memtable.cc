@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "src/base/time_util.h"
 #include "src/storage/row_selection.h"
+#include "src/storage/segment_format.h"
 
 namespace gnomon::storage {
 namespace {
@@ -60,7 +62,8 @@ void SortByTime(const int64_t* times, std::vector<uint32_t>* order_ptr) {
 }  // namespace
 
 size_t Memtable::ApproximateBytes() const {
-  return pages_.bytes() + slot_of_.capacity() * sizeof(uint32_t) +
+  return pages_.bytes() + page_order_bytes_.load(std::memory_order_relaxed) +
+         slot_of_.capacity() * sizeof(uint32_t) +
          states_.capacity() * sizeof(SeriesState) + ids_.capacity() * sizeof(SeriesId);
 }
 
@@ -95,9 +98,17 @@ void Memtable::Prefetch(SeriesId series, int step) const {
   }
 }
 
+int64_t Memtable::FirstTimeAfter(const SeriesState& st, int64_t time) const {
+  int64_t next = INT64_MAX;
+  for (PageRef ref = st.first_page; ref != kNoPage;) {
+    const RowPages::PageView page = pages_.View(ref);
+    if (page.first_time > time) next = std::min(next, page.first_time);
+    ref = page.next;
+  }
+  return next;
+}
+
 void Memtable::NoteTime(SeriesState& st, int64_t time) {
-  // While the series is sorted its last time is its newest.
-  if (st.rows > 0 && time <= st.max_time) st.sorted = 0;
   st.min_time = std::min(st.min_time, time);
   st.max_time = std::max(st.max_time, time);
   min_time_ = std::min(min_time_, time);
@@ -135,9 +146,34 @@ void Memtable::AppendRow(SeriesState& st, const TableBatch& batch, const Row& ro
 }
 
 void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_coming) {
-  // The series' last time while it is in order, which sizes a page to what its hour has left.
-  const int64_t prev_time = st.rows > 0 && st.sorted ? st.max_time : INT64_MIN;
-  pages_.Append(row, st.rows, rows_coming, prev_time, &st.first_page, &st.last_page);
+  // The series' newest time: a row after it sizes a new page to what its hour has left at the
+  // series' interval; a row before it is late, and its page holds the late rows arriving with it.
+  const int64_t prev_time = st.rows > 0 ? st.max_time : INT64_MIN;
+  // Rows may join the end of the last page up to the next page's start; only a late page (not
+  // holding the series' newest row) has a next one.
+  int64_t append_below = INT64_MAX;
+  if (st.rows > 0 && !st.sorted) {
+    const int64_t last_page_end = pages_.View(st.last_page).last_time;
+    if (last_page_end != st.max_time && row.time > last_page_end) {
+      // The rows of one late run ask about the same page: the walk is done once.
+      if (below_page_ != st.last_page) {
+        below_page_ = st.last_page;
+        below_time_ = FirstTimeAfter(st, last_page_end);
+      }
+      append_below = below_time_;
+    }
+  }
+  switch (pages_.Append(row, st.rows, rows_coming, prev_time, append_below, &st.first_page, &st.last_page)) {
+    case RowPages::Placement::kAppended: break;
+    case RowPages::Placement::kInserted:
+      // Rows moved within the page: readers' per-series counts no longer name a prefix.
+      ++edits_;
+      break;
+    case RowPages::Placement::kNewPage:
+      // A late row's page follows pages with later times: the chain is no longer in time order.
+      if (st.rows > 0 && row.time <= st.max_time) st.sorted = 0;
+      break;
+  }
   NoteTime(st, row.time);
   ++st.rows;
   ++rows_;
@@ -152,9 +188,17 @@ void Memtable::AppendRows(SeriesId series, const TableBatch& batch, std::span<co
                           const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   if (rows.empty()) return;
   SeriesState& st = State(series);
+  // Rows from i on in the same hour slice (a page never spans two), to size a new page.
+  size_t slice_end = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    AppendRow(st, batch, batch.rows()[rows[i]], field_ids, schema,
-              static_cast<uint32_t>(rows.size() - i));
+    if (i >= slice_end) {
+      const int64_t slice = FloorDiv(batch.rows()[rows[i]].time, kSliceWidthNs);
+      slice_end = i + 1;
+      while (slice_end < rows.size() && FloorDiv(batch.rows()[rows[slice_end]].time, kSliceWidthNs) == slice) {
+        ++slice_end;
+      }
+    }
+    AppendRow(st, batch, batch.rows()[rows[i]], field_ids, schema, static_cast<uint32_t>(slice_end - i));
   }
 }
 
@@ -258,19 +302,15 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   if (st == nullptr || limit == 0) return;
   if (st->max_time < min_time || st->min_time > max_time) return;
   const size_t n = std::min<size_t>(st->rows, limit);
+  thread_local std::vector<OrderedPage> pages;
+  if (PagesInTimeOrder(id, *st, n, &pages)) {
+    // Pages in time order with unique times: the rows in range, page by page, straight into `out`.
+    ReadOrderedPages(pages, min_time, max_time, columns, nullptr, nullptr, out);
+    return;
+  }
   thread_local SeriesBuffer buf;
   buf.times.clear();
   pages_.GatherTimes(st->first_page, n, &buf.times);
-
-  if (st->sorted) {
-    // In order with unique times: the rows in range are a slice, gathered straight into `out`.
-    const auto lo = std::lower_bound(buf.times.begin(), buf.times.end(), min_time) - buf.times.begin();
-    const auto hi = std::upper_bound(buf.times.begin(), buf.times.end(), max_time) - buf.times.begin();
-    out->times.assign(buf.times.begin() + lo, buf.times.begin() + hi);
-    const RowRange slice{static_cast<size_t>(lo), static_cast<size_t>(hi)};
-    GatherColumns(*st, columns, {&slice, 1}, &out->columns);
-    return;
-  }
   for (ColumnBuffer& c : buf.columns) Empty(&c);
   const RowRange all{0, n};
   GatherColumns(*st, columns, {&all, 1}, &buf.columns);
@@ -344,55 +384,122 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   }
 }
 
+std::shared_ptr<const Memtable::PageOrder> Memtable::ComputePageOrder(const SeriesState& st) const {
+  auto order = std::make_shared<PageOrder>();
+  order->rows = st.rows;
+  order->edits = edits_;
+  uint32_t row = 0;
+  for (PageRef ref = st.first_page; ref != kNoPage;) {
+    const RowPages::PageView page = pages_.View(ref);
+    order->pages.push_back({page, page.count, row});
+    row += page.count;
+    ref = page.next;
+  }
+  if (st.sorted) return order;
+  // Out of order: each page is still ascending and no page's span grew over another's
+  // (RowPages::Append), so the pages sorted by first time are the rows in time order, unless a
+  // repeated time or a row that found no room in place gave two pages overlapping spans.
+  std::sort(order->pages.begin(), order->pages.end(),
+            [](const OrderedPage& a, const OrderedPage& b) { return a.view.first_time < b.view.first_time; });
+  for (size_t i = 1; i < order->pages.size() && order->ordered; ++i) {
+    order->ordered = order->pages[i - 1].view.last_time < order->pages[i].view.first_time;
+  }
+  return order;
+}
+
+bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n,
+                                std::vector<OrderedPage>* out) const {
+  std::shared_ptr<const PageOrder> order;
+  {
+    std::lock_guard<std::mutex> lock(order_mu_);
+    auto it = page_orders_.find(id);
+    if (it != page_orders_.end() && it->second->rows == st.rows && it->second->edits == edits_) order = it->second;
+  }
+  if (order == nullptr) {
+    order = ComputePageOrder(st);
+    // Walking a long chain is a cache miss per page: keep its order for the next reader.
+    if (order->pages.size() >= kCachedPageOrderPages) {
+      const size_t bytes = order->pages.capacity() * sizeof(OrderedPage) + sizeof(PageOrder) + 64;
+      std::lock_guard<std::mutex> lock(order_mu_);
+      auto [it, fresh] = page_orders_.insert_or_assign(id, order);
+      if (fresh) page_order_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    }
+  }
+  if (!order->ordered) return false;
+  // Only the first `n` rows in chain order: pages past them left out, the page holding the
+  // n-th cut.
+  out->clear();
+  for (const OrderedPage& p : order->pages) {
+    if (p.chain_row >= n) continue;
+    out->push_back(p);
+    out->back().rows = static_cast<uint32_t>(std::min<size_t>(p.view.count, n - p.chain_row));
+  }
+  return true;
+}
+
+void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
+                                const std::vector<int>& columns, const PageFilter* can_use,
+                                const PageOffer* offer, SortedSeries* out) const {
+  thread_local std::vector<RowPages::PageSlice> slices;
+  slices.clear();
+  std::vector<ColumnStats> stats(offer != nullptr ? columns.size() : 0);
+  constexpr size_t kAhead[3] = {6, 4, 2};  // pages ahead for each PrefetchStats step
+  for (size_t i = 0; i < pages.size(); ++i) {
+    const OrderedPage& p = pages[i];
+    if (offer != nullptr) {
+      for (int step = 0; step < 3; ++step) {
+        if (i + kAhead[step] < pages.size()) pages_.PrefetchStats(pages[i + kAhead[step]].view.ref, step);
+      }
+    }
+    const RowPages::PageView& page = p.view;
+    if (page.last_time < min_time || page.first_time > max_time) continue;
+    // A page cut by the prefix is never whole.
+    if (offer != nullptr && p.rows == page.count && p.rows >= kMinStatsPageRows &&
+        page.first_time >= min_time && page.last_time <= max_time &&
+        (*can_use)(page.first_time, page.last_time)) {
+      for (size_t i = 0; i < columns.size(); ++i) {
+        const int c = columns[i];
+        const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
+        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(page.ref, static_cast<ColumnId>(c), type);
+      }
+      if ((*offer)(page.first_time, page.last_time, p.rows, stats)) continue;
+    }
+    // The rows in [min_time, max_time] (the first and last pages may straddle it).
+    const int64_t* t = pages_.Times(page.ref);
+    const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
+    const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
+    if (from == to) continue;
+    slices.push_back({page.ref, from, to});
+    out->times.insert(out->times.end(), t + from, t + to);
+  }
+  if (slices.empty()) return;
+  int max_col = -1;
+  for (int c : columns) max_col = std::max(max_col, c);
+  if (out->columns.size() < static_cast<size_t>(max_col + 1)) out->columns.resize(max_col + 1);
+  for (int c : columns) {
+    if (c < 0) continue;
+    ColumnBuffer& dst = out->columns[c];
+    dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
+    if (dst.type == ValueType::kNull) continue;
+    if (!pages_.GatherColumnSlices(static_cast<ColumnId>(c), slices, &dst)) {
+      Empty(&dst);
+      continue;
+    }
+    if (dst.null_count == 0) dst.validity.clear();
+  }
+}
+
 bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,
                                        const std::vector<int>& columns, size_t limit,
                                        const PageFilter& can_use, const PageOffer& offer,
                                        SortedSeries* out) const {
   const SeriesState* st = Find(id);
-  if (st == nullptr || !st->sorted) return false;
+  if (st == nullptr) return false;
+  thread_local std::vector<OrderedPage> pages;
+  if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), &pages)) return false;
   out->times.clear();
   for (ColumnBuffer& c : out->columns) Empty(&c);
-  const size_t n = std::min<size_t>(st->rows, limit);
-  // Row ranges to read as rows: those in range, less the pages whose statistics were taken.
-  std::vector<RowRange> ranges;
-  std::vector<ColumnStats> stats(columns.size());
-  size_t row = 0;
-  for (PageRef ref = st->first_page; ref != kNoPage && row < n;) {
-    const RowPages::PageView page = pages_.View(ref);
-    const size_t count = std::min<size_t>(page.count, n - row);
-    const int64_t last = count == page.count ? page.last_time : INT64_MAX;  // a cut page is never whole
-    bool taken = false;
-    if (count == page.count && count >= kMinStatsPageRows && page.first_time >= min_time &&
-        last <= max_time && can_use(page.first_time, page.last_time)) {
-      for (size_t i = 0; i < columns.size(); ++i) {
-        const int c = columns[i];
-        const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
-        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(ref, static_cast<ColumnId>(c), type);
-      }
-      taken = offer(page.first_time, page.last_time, static_cast<uint32_t>(count), stats);
-    }
-    if (!taken && page.last_time >= min_time && page.first_time <= max_time) {
-      if (!ranges.empty() && ranges.back().second == row) {
-        ranges.back().second = row + count;
-      } else {
-        ranges.emplace_back(row, row + count);
-      }
-    }
-    row += page.count;
-    ref = page.next;
-  }
-  if (ranges.empty()) return true;
-  // Within the ranges, only the rows in [min_time, max_time] (the first and last pages may
-  // straddle it).
-  thread_local std::vector<int64_t> times;
-  times.clear();
-  pages_.GatherTimes(st->first_page, ranges.back().second, &times);
-  for (auto& [begin, end] : ranges) {
-    begin = std::lower_bound(times.begin() + begin, times.begin() + end, min_time) - times.begin();
-    end = std::upper_bound(times.begin() + begin, times.begin() + end, max_time) - times.begin();
-  }
-  for (const auto& [begin, end] : ranges) out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
-  GatherColumns(*st, columns, ranges, &out->columns);
+  ReadOrderedPages(pages, min_time, max_time, columns, &can_use, &offer, out);
   return true;
 }
 

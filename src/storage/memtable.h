@@ -6,6 +6,7 @@
 // a frozen memtable is immutable and may be read concurrently.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,7 +38,7 @@ struct SeriesState {
   PageRef first_page = kNoPage;
   PageRef last_page = kNoPage;
   uint32_t rows = 0;
-  uint32_t sorted = 1;  // times strictly increasing so far
+  uint32_t sorted = 1;  // the chain's pages in time order (RowPages::Append keeps each page so)
   int64_t min_time = INT64_MAX;
   int64_t max_time = INT64_MIN;
 };
@@ -90,11 +91,12 @@ class Memtable {
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                   const std::vector<int>& columns, SortedSeries* out,
                   size_t limit = SIZE_MAX) const;
-  // For a series whose rows are in time order: offers each page of its first `limit` rows that
+  // For a series whose pages can be read in time order (its rows arrived in order, or out of
+  // order in runs whose pages do not overlap): offers each page of its first `limit` rows that
   // lies wholly in [min_time, max_time] and holds at least kMinStatsPageRows rows to `offer`, as
   // its time span, rows and the statistics of `columns` (in their order; -1 entries: empty
   // statistics); then reads the rows in range that no accepted page covered into *out, sorted.
-  // Returns false, doing nothing, for a series out of order (read it with ReadSorted).
+  // Returns false, doing nothing, for a series whose pages overlap (read it with ReadSorted).
   // `can_use` is asked first, before any statistics are computed.
   using PageOffer = std::function<bool(int64_t first_time, int64_t last_time, uint32_t rows,
                                        const std::vector<ColumnStats>& stats)>;
@@ -130,6 +132,8 @@ class Memtable {
                  const std::vector<ColumnId>& field_ids, const TableSchema& schema,
                  uint32_t rows_coming);
   void NoteTime(SeriesState& st, int64_t time);
+  // The first time of the series' pages that start after `time` (INT64_MAX: none).
+  int64_t FirstTimeAfter(const SeriesState& st, int64_t time) const;
   // The time order of the first `n` rows of `id`, from its cache or computed (and cached).
   std::shared_ptr<const TimeOrder> OrderOf(SeriesId id, const std::vector<int64_t>& times,
                                            size_t n) const;
@@ -137,8 +141,35 @@ class Memtable {
   // empty; a column no row of the series named stays absent (kNull), as in a segment.
   void GatherColumns(const SeriesState& st, const std::vector<int>& columns,
                      std::span<const RowRange> ranges, std::vector<ColumnBuffer>* out) const;
+  // A page of a series, as read in time order: `rows` of its rows are read (a reader's prefix
+  // may cut the page holding its last row); `chain_row` is the chain's row at its start.
+  struct OrderedPage {
+    RowPages::PageView view;
+    uint32_t rows;
+    uint32_t chain_row;
+  };
+  // A series' pages in time order, while it has `rows` rows and the memtable `edits` edits.
+  struct PageOrder {
+    uint32_t rows = 0;
+    uint64_t edits = 0;
+    bool ordered = true;  // false: two pages' spans overlap (only a row sort orders the rows)
+    std::vector<OrderedPage> pages;
+  };
+  // Series with fewer pages walk their chain at each read.
+  static constexpr size_t kCachedPageOrderPages = 8;
+  std::shared_ptr<const PageOrder> ComputePageOrder(const SeriesState& st) const;
+  // The pages holding the first `n` rows of `id` (state `st`), in time order: chain order for a
+  // sorted series, else sorted by first time (cached for long chains); false when their spans
+  // overlap.
+  bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, std::vector<OrderedPage>* out) const;
+  // Appends the rows of `pages` in [min_time, max_time] to *out (columns emptied by the caller);
+  // with `offer`, whole pages of kMinStatsPageRows or more inside the range that `can_use`
+  // accepts are offered as statistics first, and their rows are read only when refused.
+  void ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
+                        const std::vector<int>& columns, const PageFilter* can_use,
+                        const PageOffer* offer, SortedSeries* out) const;
   // Appends `row` to the pages of `st` (`rows_coming`: it and the rows of the same append after
-  // it) and counts it.
+  // it in its hour slice) and counts it.
   void AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_coming);
 
   RowPages pages_;
@@ -146,9 +177,14 @@ class Memtable {
   std::vector<SeriesState> states_;
   std::vector<SeriesId> ids_;       // parallel to states_
   size_t rows_ = 0;
+  // The last late page asked about and the first time of the page after it (AppendPageRow).
+  PageRef below_page_ = kNoPage;
+  int64_t below_time_ = INT64_MAX;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
-  mutable std::mutex order_mu_;  // guards orders_
+  mutable std::mutex order_mu_;  // guards orders_ and page_orders_
   mutable std::unordered_map<SeriesId, std::shared_ptr<const TimeOrder>> orders_;
+  mutable std::unordered_map<SeriesId, std::shared_ptr<const PageOrder>> page_orders_;  // order_mu_
+  mutable std::atomic<size_t> page_order_bytes_{0};
   int64_t min_time_ = INT64_MAX;
   int64_t max_time_ = INT64_MIN;
   // Scratch of the append path.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 #include "src/base/check.h"
 #include "src/base/hash.h"
@@ -73,6 +74,7 @@ void RowPages::SetBlockPoolLimit(size_t bytes) { BlockPool::Get().SetLimit(bytes
 size_t RowPages::BlockPoolBytes() { return BlockPool::Get().FreeBytes(); }
 
 RowPages::~RowPages() {
+  for (auto& f : frozen_stats_) FrozenStats::Free(f.load(std::memory_order_relaxed));
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (shared_block_[i]) BlockPool::Get().Give(std::move(blocks_[i]));
   }
@@ -137,6 +139,9 @@ PageRef RowPages::NewPage(uint32_t shape, bool sparse, uint32_t capacity) {
   h->count = 0;
   h->shape = shape;
   h->sparse = sparse ? 1 : 0;
+  GNOMON_CHECK_MSG(frozen_stats_.size() < (size_t{1} << 31), "too many memtable pages");
+  h->serial = static_cast<uint32_t>(frozen_stats_.size());
+  frozen_stats_.emplace_back(nullptr);
   return ref;
 }
 
@@ -145,14 +150,16 @@ void RowPages::SetColumnType(ColumnId c, ValueType type) {
   types_[c] = type;
 }
 
-void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
-                      int64_t prev_time, PageRef* first, PageRef* last) {
+RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
+                                     int64_t prev_time, int64_t append_below, PageRef* first,
+                                     PageRef* last) {
   Header* page = *last == kNoPage ? nullptr : HeaderAt(*last);
   scratch_slots_.resize(row.count);
   int32_t* slot_of = scratch_slots_.data();  // the row's values by position in the page's shape
   const int64_t slice = SliceOf(row.time);
-  bool fits = page != nullptr && page->count < page->capacity &&
-              SliceOf(reinterpret_cast<const int64_t*>(reinterpret_cast<uint64_t*>(page) + kHeaderWords)[0]) == slice;
+  const int64_t* page_times =
+      page == nullptr ? nullptr : reinterpret_cast<const int64_t*>(reinterpret_cast<uint64_t*>(page) + kHeaderWords);
+  bool fits = page != nullptr && page->count < page->capacity && SliceOf(page_times[0]) == slice;
   if (fits) {
     const std::vector<int32_t>& pos = shape_position_[page->shape];
     const size_t shape_size = shapes_[page->shape].size();
@@ -163,49 +170,87 @@ void RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_co
       if (fits) slot_of[i] = pos[c];
     }
   }
+  // Where in the page the row goes: after its last row, or (late) strictly inside its span, so
+  // that no page's span grows over another's.
+  size_t at = fits ? page->count : 0;
+  if (fits && row.time > page_times[page->count - 1]) {
+    // Not across a gap (more than twice the page's interval): the missing rows may yet come, and
+    // would then fall inside this page's span with no room left; they get a page of their own.
+    const int64_t last_time = page_times[page->count - 1];
+    const bool gap = page->count >= 2 &&
+                     static_cast<uint64_t>(row.time) - static_cast<uint64_t>(last_time) >
+                         2 * ((static_cast<uint64_t>(last_time) - static_cast<uint64_t>(page_times[0])) / (page->count - 1));
+    fits = row.time < append_below && !gap;
+  } else if (fits) {
+    at = std::lower_bound(page_times, page_times + page->count, row.time) - page_times;
+    fits = at > 0 && page_times[at] != row.time;  // a repeat of a time goes to a page of its own
+  }
+  const bool late = prev_time != INT64_MIN && row.time <= prev_time;
   if (!fits) {
-    // A new page: the shape of the last one with the row's new columns added.
-    scratch_columns_.clear();
-    if (page != nullptr) scratch_columns_ = shapes_[page->shape];
-    for (uint32_t i = 0; i < row.count; ++i) {
-      if (std::find(scratch_columns_.begin(), scratch_columns_.end(), row.columns[i]) ==
-          scratch_columns_.end()) {
-        scratch_columns_.push_back(row.columns[i]);
-      }
-    }
-    const uint32_t shape = InternShape(scratch_columns_);
-    const bool sparse = row.count < scratch_columns_.size() || (page != nullptr && page->sparse);
-    // Pages grow with the series (half its rows so far), so a long series has few headers and
-    // a series of a row or two wastes little; rows arriving together share a page.
-    uint32_t capacity = std::clamp<uint32_t>(std::max(rows_before / 2, rows_coming), 1, kMaxPageRows);
-    // No more than the rows the slice has room for at the series' interval.
-    if (prev_time != INT64_MIN && row.time > prev_time) {
-      const auto interval = static_cast<uint64_t>(row.time) - static_cast<uint64_t>(prev_time);
-      const uint64_t left = static_cast<uint64_t>(kSliceWidthNs - 1 - OffsetInSlice(row.time)) / interval + 1;
-      capacity = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(capacity, left)));
-    }
-    const PageRef ref = NewPage(shape, sparse, capacity);
-    if (page != nullptr) page->next = ref;
-    if (*first == kNoPage) *first = ref;
-    *last = ref;
-    page = HeaderAt(ref);
-    const std::vector<int32_t>& pos = shape_position_[shape];
-    for (uint32_t i = 0; i < row.count; ++i) slot_of[i] = pos[row.columns[i]];
+    page = StartPage(row, rows_before, rows_coming, prev_time, late, page, first, last, slot_of);
+    at = 0;
   }
   uint64_t* words = reinterpret_cast<uint64_t*>(page);
   const size_t cap = page->capacity;
   const size_t ncols = shapes_[page->shape].size();
   const size_t r = page->count;
   int64_t* times = reinterpret_cast<int64_t*>(words + kHeaderWords);
-  times[r] = row.time;
   uint64_t* values = words + kHeaderWords + cap;
-  for (uint32_t i = 0; i < row.count; ++i) values[slot_of[i] * cap + r] = row.values[i];
-  if (page->sparse) {
-    uint8_t* valid = reinterpret_cast<uint8_t*>(values + ncols * cap);
-    for (size_t c = 0; c < ncols; ++c) valid[c * cap + r] = 0;
-    for (uint32_t i = 0; i < row.count; ++i) valid[slot_of[i] * cap + r] = 1;
+  uint8_t* valid = page->sparse ? reinterpret_cast<uint8_t*>(values + ncols * cap) : nullptr;
+  if (at < r) {
+    // Make room at `at`: every column's later rows move up one.
+    std::memmove(times + at + 1, times + at, (r - at) * sizeof(int64_t));
+    for (size_t c = 0; c < ncols; ++c) {
+      std::memmove(values + c * cap + at + 1, values + c * cap + at, (r - at) * sizeof(uint64_t));
+      if (valid != nullptr) std::memmove(valid + c * cap + at + 1, valid + c * cap + at, r - at);
+    }
+  }
+  times[at] = row.time;
+  for (uint32_t i = 0; i < row.count; ++i) values[slot_of[i] * cap + at] = row.values[i];
+  if (valid != nullptr) {
+    for (size_t c = 0; c < ncols; ++c) valid[c * cap + at] = 0;
+    for (uint32_t i = 0; i < row.count; ++i) valid[slot_of[i] * cap + at] = 1;
   }
   ++page->count;
+  if (!fits) return Placement::kNewPage;
+  return at < r ? Placement::kInserted : Placement::kAppended;
+}
+
+RowPages::Header* RowPages::StartPage(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
+                                      int64_t prev_time, bool late, Header* page, PageRef* first,
+                                      PageRef* last, int32_t* slot_of) {
+  // The shape of the last page with the row's new columns added.
+  scratch_columns_.clear();
+  if (page != nullptr) scratch_columns_ = shapes_[page->shape];
+  for (uint32_t i = 0; i < row.count; ++i) {
+    if (std::find(scratch_columns_.begin(), scratch_columns_.end(), row.columns[i]) == scratch_columns_.end()) {
+      scratch_columns_.push_back(row.columns[i]);
+    }
+  }
+  const uint32_t shape = InternShape(scratch_columns_);
+  const bool sparse = row.count < scratch_columns_.size() || (page != nullptr && page->sparse);
+  // Pages grow with the series (half its rows so far), so a long series has few headers and
+  // a series of a row or two wastes little; rows arriving together share a page.
+  uint32_t capacity = std::clamp<uint32_t>(std::max(rows_before / 2, rows_coming), 1, kMaxPageRows);
+  if (late) {
+    // A late row: its page is for the late rows that came with it.
+    capacity = std::clamp<uint32_t>(rows_coming, 1, kMaxPageRows);
+  } else if (prev_time != INT64_MIN) {
+    // No more than the rows the slice has room for at the series' interval, but room for the
+    // rows of this append in the slice (after a gap the interval guess is too long).
+    const auto interval = static_cast<uint64_t>(row.time) - static_cast<uint64_t>(prev_time);
+    const uint64_t left = static_cast<uint64_t>(kSliceWidthNs - 1 - OffsetInSlice(row.time)) / interval + 1;
+    capacity = static_cast<uint32_t>(
+        std::max<uint64_t>(std::max<uint32_t>(rows_coming, 1), std::min<uint64_t>(capacity, left)));
+    capacity = std::min(capacity, kMaxPageRows);
+  }
+  const PageRef ref = NewPage(shape, sparse, capacity);
+  if (page != nullptr) page->next = ref;
+  if (*first == kNoPage) *first = ref;
+  *last = ref;
+  const std::vector<int32_t>& pos = shape_position_[shape];
+  for (uint32_t i = 0; i < row.count; ++i) slot_of[i] = pos[row.columns[i]];
+  return HeaderAt(ref);
 }
 
 uint64_t RowPages::StoreString(std::string_view s) {
@@ -230,6 +275,22 @@ std::string_view RowPages::String(uint64_t pattern) const {
   uint32_t len;
   std::memcpy(&len, at, 4);
   return std::string_view(at + 4, len);
+}
+
+const int64_t* RowPages::Times(PageRef ref) const {
+  return reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(HeaderAt(ref)) + kHeaderWords);
+}
+
+bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const {
+  bool named = false;
+  for (const PageSlice& s : slices) {
+    const Header* h = HeaderAt(s.ref);
+    const std::vector<int32_t>& pos = shape_position_[h->shape];
+    named |= c < pos.size() && pos[c] >= 0;
+  }
+  if (!named) return false;
+  for (const PageSlice& s : slices) AppendPageColumn(HeaderAt(s.ref), c, s.from, s.to, out);
+  return true;
 }
 
 void RowPages::GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* times) const {
@@ -312,24 +373,72 @@ RowPages::PageView RowPages::View(PageRef ref) const {
   return PageView{ref, h->next, h->count, t[0], t[h->count - 1]};
 }
 
+ColumnStats RowPages::ComputePageStats(const Header* h, int32_t p, ValueType type) const {
+  const size_t cap = h->capacity;
+  const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
+  const uint8_t* valid =
+      h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) + p * cap : nullptr;
+  return ComputeStats(type, values + p * cap, valid, h->count);
+}
+
+RowPages::FrozenStats* RowPages::FrozenStats::Make(size_t columns) {
+  // One allocation: the statistics follow the header, so a reader misses the cache once.
+  void* raw = ::operator new(sizeof(FrozenStats) + (columns - 1) * sizeof(ColumnStats));
+  auto* f = new (raw) FrozenStats;
+  f->size = static_cast<uint32_t>(columns);
+  for (size_t i = 1; i < columns; ++i) new (&f->stats[i]) ColumnStats();
+  return f;
+}
+
+void RowPages::FrozenStats::Free(FrozenStats* f) {
+  if (f == nullptr) return;
+  static_assert(std::is_trivially_destructible_v<ColumnStats>);
+  f->~FrozenStats();
+  ::operator delete(f);
+}
+
+void RowPages::PrefetchStats(PageRef ref, int step) const {
+  const Header* h = HeaderAt(ref);
+  switch (step) {
+    case 0: __builtin_prefetch(h); break;
+    case 1: __builtin_prefetch(&frozen_stats_[h->serial]); break;
+    default:
+      if (const FrozenStats* f = frozen_stats_[h->serial].load(std::memory_order_relaxed)) __builtin_prefetch(f);
+      break;
+  }
+}
+
 ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {
   const Header* h = HeaderAt(ref);
+  const std::vector<int32_t>& pos = shape_position_[h->shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  if (p < 0) return ColumnStats{};
+  const size_t shape_size = shapes_[h->shape].size();
+  if (h->next != kNoPage && shape_size <= 64) {
+    // A page that takes no more rows: its statistics, once made, are read without a lock.
+    std::atomic<FrozenStats*>& slot = frozen_stats_[h->serial];
+    const FrozenStats* f = slot.load(std::memory_order_acquire);
+    if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
+    std::lock_guard lock(stats_mu_);
+    FrozenStats* made = slot.load(std::memory_order_relaxed);
+    if (made == nullptr) {
+      made = FrozenStats::Make(shape_size);
+      stats_bytes_.fetch_add(sizeof(FrozenStats) + shape_size * sizeof(ColumnStats), std::memory_order_relaxed);
+      slot.store(made, std::memory_order_release);
+    }
+    if (!(made->ready.load(std::memory_order_relaxed) >> p & 1)) {
+      made->stats[p] = ComputePageStats(h, p, type);
+      made->ready.fetch_or(uint64_t{1} << p, std::memory_order_release);
+    }
+    return made->stats[p];
+  }
   const uint64_t key = (static_cast<uint64_t>(ref) << 32) | c;
   {
     std::lock_guard lock(stats_mu_);
     auto it = stats_.find(key);
     if (it != stats_.end() && it->second.count == h->count) return it->second.stats;
   }
-  const std::vector<int32_t>& pos = shape_position_[h->shape];
-  const int32_t p = c < pos.size() ? pos[c] : -1;
-  ColumnStats stats;
-  if (p >= 0) {
-    const size_t cap = h->capacity;
-    const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
-    const uint8_t* valid =
-        h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) + p * cap : nullptr;
-    stats = ComputeStats(type, values + p * cap, valid, h->count);
-  }
+  const ColumnStats stats = ComputePageStats(h, p, type);
   std::lock_guard lock(stats_mu_);
   // A node of the map (key, value, next pointer, hash) and its allocation.
   if (stats_.insert_or_assign(key, CachedStats{h->count, stats}).second) {

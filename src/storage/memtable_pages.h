@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -49,12 +50,24 @@ class RowPages {
 
   // Appends `row` to the chain whose last page is *last (kNoPage: a new chain; *first is then
   // set too). `rows_before` (the series' rows so far) and `rows_coming` (this row and those that
-  // follow it in the same append) size a new page.
+  // follow it in the same append within its hour slice) size a new page.
   // A page holds rows of one hour slice only (segment_format.h, kSliceWidthNs), so that its
-  // statistics can stand for its rows in hourly aggregates; `prev_time` (the series' last time,
-  // INT64_MIN: none) estimates how many rows the slice has left for a new page.
-  void Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
-              PageRef* first, PageRef* last);
+  // statistics can stand for its rows in hourly aggregates; `prev_time` (the series' newest
+  // time, INT64_MIN: none) estimates how many rows the slice has left for a new page.
+  // A page's times only ever increase and no page's span grows over another's: a row goes after
+  // the last page's last row only when its time is below `append_below` (the first time of the
+  // next page in time order; INT64_MAX when the last page holds the series' newest row) and no
+  // gap of more than twice the page's interval lies between them, into
+  // the last page's span at its place when it falls strictly inside it (a late row of
+  // concurrent writers' batches applied out of turn), and into a page of its own otherwise.
+  // So a reader can always put a series' pages in time order without sorting rows.
+  enum class Placement {
+    kAppended,  // after the last page's last row
+    kInserted,  // inside the last page: rows after it moved up one (readers' counts shift)
+    kNewPage,   // a page of its own, after the last page in the chain
+  };
+  Placement Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
+                   int64_t append_below, PageRef* first, PageRef* last);
 
   // Stores a string value; the returned pattern goes in a PageRow's values.
   uint64_t StoreString(std::string_view s);
@@ -76,6 +89,18 @@ class RowPages {
   bool GatherColumn(PageRef first, ColumnId c, std::span<const RowRange> ranges,
                     ColumnBuffer* out) const;
 
+  // Rows [from, to) of one page, as a reader takes them (in time order).
+  struct PageSlice {
+    PageRef ref;
+    uint32_t from;
+    uint32_t to;
+  };
+  // The page's times (ascending), `count` of them.
+  const int64_t* Times(PageRef ref) const;
+  // Appends column `c` of the slices' rows to *out (whose type must be set), in the slices'
+  // order; a row without a value becomes a null. Returns whether any slice's page has the column.
+  bool GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const;
+
   // One page of a chain, as a reader walks it.
   struct PageView {
     PageRef ref;
@@ -89,6 +114,9 @@ class RowPages {
   // read again with as many rows.
   ColumnStats PageStats(PageRef ref, ColumnId c, ValueType type) const;
 
+  // Cache hints for PageStats of `ref`, issued a few pages ahead: step 0 its header, step 1 (the
+  // header fetched) its frozen statistics' slot, step 2 the statistics.
+  void PrefetchStats(PageRef ref, int step) const;
   // Cache hints for an append to the chain ending at `last`: its header, then its free slots.
   void PrefetchHeader(PageRef last) const;
   void PrefetchTail(PageRef last) const;
@@ -107,11 +135,18 @@ class RowPages {
     uint16_t capacity;
     uint16_t count;
     uint32_t shape;
-    uint32_t sparse;  // 1: validity bytes follow the values
+    uint32_t sparse : 1;   // 1: validity bytes follow the values
+    uint32_t serial : 31;  // the page's number in this memtable (frozen_stats_)
   };
   static_assert(sizeof(Header) == 16);
 
   Header* HeaderAt(PageRef ref) const;
+  // Statistics of the column at position `p` of page `h`'s shape.
+  ColumnStats ComputePageStats(const Header* h, int32_t p, ValueType type) const;
+  // Starts a page for `row` after `page` (nullptr: the chain's first), sized as Append says, and
+  // fills slot_of with the row's value positions in it.
+  Header* StartPage(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
+                    bool late, Header* page, PageRef* first, PageRef* last, int32_t* slot_of);
   // Appends rows [from, to) of page `h` of column `c` to *out (GatherColumn's work on one page).
   void AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t to, ColumnBuffer* out) const;
   PageRef NewPage(uint32_t shape, bool sparse, uint32_t capacity);
@@ -136,8 +171,21 @@ class RowPages {
     uint32_t count;  // page rows when computed
     ColumnStats stats;
   };
-  mutable std::mutex stats_mu_;  // guards stats_ (readers share a memtable)
-  mutable std::unordered_map<uint64_t, CachedStats> stats_;  // (page << 32 | column) -> stats
+  mutable std::mutex stats_mu_;  // guards stats_ and the making of frozen statistics
+  // Pages that still take rows (the last of their chain): (page << 32 | column) -> stats.
+  mutable std::unordered_map<uint64_t, CachedStats> stats_;
+  // Pages that take no more rows (another page follows them; only a chain's last page grows):
+  // statistics per column of their shape, made once and then read without a lock; indexed by
+  // Header::serial. Entries are added by writers only (NewPage), so readers, who share the
+  // memtable with no writer, see a deque that does not change under them.
+  struct FrozenStats {
+    std::atomic<uint64_t> ready{0};  // bit p: stats[p] is set
+    uint32_t size = 0;
+    ColumnStats stats[1];  // by position in the page's shape; `size` of them (allocated so)
+    static FrozenStats* Make(size_t columns);
+    static void Free(FrozenStats* f);
+  };
+  mutable std::deque<std::atomic<FrozenStats*>> frozen_stats_;
   mutable std::atomic<size_t> stats_bytes_{0};
   std::vector<ColumnId> scratch_columns_;
   std::vector<int32_t> scratch_slots_;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <random>
 #include <span>
 
@@ -254,7 +255,7 @@ TEST_F(MemtableTest, FieldTwiceInOneRowKeepsTheLastValue) {
 // AppendRows (a series' rows together, column by column where they share one shape) must store
 // exactly what Append row by row does: random batches mixing uniform runs with rows that skip,
 // reorder or add fields, strings, repeated and out-of-order times.
-TEST_F(MemtableTest, AppendRowsMatchesAppendRowByRow) {
+TEST_F(MemtableTest, AppendRowsReadsAsAppendRowByRow) {
   std::mt19937 rng(7);
   for (int round = 0; round < 200; ++round) {
     TableBatch batch("t");
@@ -292,17 +293,19 @@ TEST_F(MemtableTest, AppendRowsMatchesAppendRowByRow) {
     // Memory is counted by capacity, which the two paths grow differently; each holds at least
     // its times and values.
     for (const Memtable* m : {&grouped, &single}) ASSERT_GE(m->ApproximateBytes(), 8 * rows * 2);
-    ASSERT_EQ(grouped.Find(0)->sorted, single.Find(0)->sorted);
     ASSERT_EQ(grouped.Find(0)->min_time, single.Find(0)->min_time);
     ASSERT_EQ(grouped.Find(0)->max_time, single.Find(0)->max_time);
-    SeriesBuffer gb, ob;
-    grouped.ReadWriteOrder(0, SIZE_MAX, &gb);
-    single.ReadWriteOrder(0, SIZE_MAX, &ob);
-    const SeriesBuffer* g = &gb;
-    const SeriesBuffer* o = &ob;
-    ASSERT_EQ(g->times, o->times);
-    ASSERT_EQ(g->columns.size(), o->columns.size());
-    for (size_t c = 0; c < g->columns.size(); ++c) {
+    // Pages are sized differently, so late rows land in different pages (or in place); what a
+    // reader sees, sorted with repeats merged, is the same.
+    const std::vector<int> columns = {static_cast<int>(kA), static_cast<int>(kB), static_cast<int>(kU),
+                                      static_cast<int>(kS)};
+    SortedSeries gs, os;
+    grouped.ReadSorted(0, INT64_MIN, INT64_MAX, columns, &gs);
+    single.ReadSorted(0, INT64_MIN, INT64_MAX, columns, &os);
+    const SortedSeries* g = &gs;
+    const SortedSeries* o = &os;
+    ASSERT_EQ(g->times, o->times) << "round " << round;
+    for (int c : columns) {
       EXPECT_EQ(g->columns[c].type, o->columns[c].type) << "round " << round;
       EXPECT_EQ(g->columns[c].bits, o->columns[c].bits) << "round " << round;
       EXPECT_EQ(g->columns[c].strings, o->columns[c].strings) << "round " << round;
@@ -580,6 +583,169 @@ TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
   mem.AppendRows(0, batch, late, {v}, schema);
   EXPECT_FALSE(mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX,
                                            can_use, offer, &out));
+}
+
+}  // namespace
+}  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// Concurrent writers' batches applied out of turn: each late run of rows gets pages of its own,
+// so the series' pages, sorted by first time, are its rows in time order. Readers then take
+// page statistics and rows page by page, with no row sort, and a prefix (a reader's snapshot)
+// sees exactly the rows written before it.
+TEST(MemtablePageStatsTest, BatchesAppliedOutOfTurnStillReadInPageOrder) {
+  TableSchema schema;
+  ColumnId v;
+  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
+  TableBatch batch("t");
+  uint32_t f;
+  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
+  const uint32_t s = batch.AddSeries({{"host", "h"}});
+  constexpr int64_t kSec = 1000000000;
+  constexpr int kRows = 3 * 360;
+  for (int i = 0; i < kRows; ++i) {
+    batch.BeginRow(s, i * 10 * kSec, 1);
+    batch.AddInt(f, i);
+  }
+  // Chunks of 150 rows, applied as 1, 0, 3, 2, 5, 4, 7, 6.
+  std::vector<std::vector<uint32_t>> chunks;
+  for (int begin = 0; begin < kRows; begin += 150) {
+    chunks.emplace_back();
+    for (int i = begin; i < std::min(kRows, begin + 150); ++i) chunks.back().push_back(static_cast<uint32_t>(i));
+  }
+  Memtable mem;
+  size_t prefix = 0;
+  std::vector<int64_t> prefix_times;
+  for (size_t k = 0; k < chunks.size(); k += 2) {
+    for (size_t j : {k + 1, k}) {
+      if (j >= chunks.size()) continue;
+      mem.AppendRows(0, batch, chunks[j], {v}, schema);
+      if (k == 2 && j == 3) {  // a reader's snapshot after chunks 1, 0, 3
+        prefix = mem.RowCounts()[0];
+        for (size_t c : {0, 1, 3}) {
+          for (uint32_t r : chunks[c]) prefix_times.push_back(r * 10 * kSec);
+        }
+      }
+    }
+  }
+  std::sort(prefix_times.begin(), prefix_times.end());
+  const int64_t hour = 3600 * kSec;
+  uint32_t taken = 0;
+  std::vector<int64_t> taken_times;
+  auto can_use = [&](int64_t first, int64_t last) { return first / hour == last / hour; };
+  auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
+    const int64_t a = first / (10 * kSec), b = last / (10 * kSec);
+    EXPECT_EQ(n, static_cast<uint32_t>(b - a + 1));
+    EXPECT_EQ(stats[0].imin, a);
+    EXPECT_EQ(stats[0].imax, b);
+    EXPECT_TRUE(taken_times.empty() || taken_times.back() < first) << "pages offered out of time order";
+    taken_times.push_back(last);
+    taken += n;
+    return true;
+  };
+  SortedSeries out;
+  ASSERT_TRUE(mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX,
+                                          can_use, offer, &out));
+  EXPECT_GT(taken, static_cast<uint32_t>(kRows / 2));
+  EXPECT_EQ(taken + out.times.size(), static_cast<size_t>(kRows));
+  EXPECT_TRUE(std::is_sorted(out.times.begin(), out.times.end()));
+
+  // Every row, in order, as rows.
+  mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out);
+  ASSERT_EQ(out.times.size(), static_cast<size_t>(kRows));
+  for (int i = 0; i < kRows; ++i) {
+    ASSERT_EQ(out.times[i], i * 10 * kSec);
+    ASSERT_EQ(static_cast<int64_t>(out.columns[v].bits[i]), i);
+  }
+  // The snapshot's prefix: the rows of chunks 1, 0 and 3 only, in order, within a range.
+  mem.ReadSorted(0, 100 * 10 * kSec, INT64_MAX, {static_cast<int>(v)}, &out, prefix);
+  std::vector<int64_t> want;
+  for (int64_t t : prefix_times) {
+    if (t >= 100 * 10 * kSec) want.push_back(t);
+  }
+  EXPECT_EQ(out.times, want);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(static_cast<int64_t>(out.columns[v].bits[i]), want[i] / (10 * kSec));
+
+  // A row inside another page's span makes the spans overlap: offering stops, rows still read
+  // right (by the row sort), the late row in its place.
+  batch.BeginRow(s, 15 * kSec, 1);
+  batch.AddInt(f, -1);
+  const std::vector<uint32_t> late = {static_cast<uint32_t>(kRows)};
+  mem.AppendRows(0, batch, late, {v}, schema);
+  EXPECT_FALSE(mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX,
+                                           can_use, offer, &out));
+  mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out);
+  ASSERT_EQ(out.times.size(), static_cast<size_t>(kRows + 1));
+  EXPECT_EQ(out.times[2], 15 * kSec);
+  EXPECT_EQ(static_cast<int64_t>(out.columns[v].bits[2]), -1);
+}
+
+}  // namespace
+}  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// Random arrival orders of unique times, in random appends: whatever pages the rows land in
+// (in place, appended, late pages), reads give every row once, in order, with its own value, and
+// page statistics plus returned rows account for every row.
+TEST(MemtablePageStatsTest, RandomArrivalOrdersReadBackInOrder) {
+  TableSchema schema;
+  ColumnId v;
+  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
+  constexpr int64_t kSec = 1000000000;
+  std::mt19937 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    TableBatch batch("t");
+    uint32_t f;
+    ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
+    const uint32_t s = batch.AddSeries({{"host", "h"}});
+    const int n = 1 + static_cast<int>(rng() % 1500);  // up to ~4 hours at 10 s
+    // Chunks of consecutive steps (a writer's batch), shuffled a little or a lot.
+    std::vector<int> steps(n);
+    std::iota(steps.begin(), steps.end(), 0);
+    std::vector<std::pair<int, int>> chunks;
+    for (int b = 0; b < n;) {
+      const int len = 1 + static_cast<int>(rng() % (round % 3 == 0 ? 4 : 200));
+      chunks.emplace_back(b, std::min(n, b + len));
+      b += len;
+    }
+    for (size_t i = 0; i + 1 < chunks.size(); ++i) {
+      if (rng() % (round % 2 == 0 ? 3 : 9) == 0) std::swap(chunks[i], chunks[i + 1 + rng() % std::min<size_t>(3, chunks.size() - i - 1)]);
+    }
+    Memtable mem;
+    for (const auto& [b, e] : chunks) {
+      std::vector<uint32_t> rows;
+      for (int i = b; i < e; ++i) {
+        rows.push_back(static_cast<uint32_t>(batch.rows().size()));
+        batch.BeginRow(s, i * 10 * kSec, 1);
+        batch.AddInt(f, i);
+      }
+      mem.AppendRows(0, batch, rows, {v}, schema);
+    }
+    SortedSeries out;
+    mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out);
+    ASSERT_EQ(out.times.size(), static_cast<size_t>(n)) << "round " << round;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(out.times[i], i * 10 * kSec) << "round " << round;
+      ASSERT_EQ(static_cast<int64_t>(out.columns[v].bits[i]), i) << "round " << round;
+    }
+    const int64_t hour = 3600 * kSec;
+    uint64_t offered = 0;
+    auto can_use = [&](int64_t a, int64_t b) { return a / hour == b / hour; };
+    auto offer = [&](int64_t, int64_t, uint32_t rows, const std::vector<ColumnStats>& st) {
+      EXPECT_EQ(st[0].count, rows);
+      offered += rows;
+      return true;
+    };
+    if (mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX, can_use,
+                                    offer, &out)) {
+      EXPECT_EQ(offered + out.times.size(), static_cast<uint64_t>(n)) << "round " << round;
+      EXPECT_TRUE(std::is_sorted(out.times.begin(), out.times.end()));
+    }
+  }
 }
 
 }  // namespace
