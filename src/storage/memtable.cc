@@ -108,6 +108,16 @@ int64_t Memtable::FirstTimeAfter(const SeriesState& st, int64_t time) const {
   return next;
 }
 
+int64_t Memtable::LatestTimeBefore(const SeriesState& st, int64_t start) const {
+  int64_t latest = INT64_MIN;
+  for (PageRef ref = st.first_page; ref != st.last_page;) {
+    const RowPages::PageView page = pages_.View(ref);
+    if (page.first_time < start) latest = std::max(latest, page.last_time);
+    ref = page.next;
+  }
+  return latest;
+}
+
 void Memtable::NoteTime(SeriesState& st, int64_t time) {
   st.min_time = std::min(st.min_time, time);
   st.max_time = std::max(st.max_time, time);
@@ -163,11 +173,21 @@ void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_
       append_below = below_time_;
     }
   }
-  switch (pages_.Append(row, st.rows, rows_coming, prev_time, append_below, &st.first_page, &st.last_page)) {
+  // A late row before the whole last page may still go into it, at its start, when no other
+  // page's span reaches up to the row (the page's span then grows down over nothing).
+  int64_t insert_above = INT64_MAX;
+  if (st.rows > 0) {
+    const int64_t last_page_start = pages_.View(st.last_page).first_time;
+    if (row.time < last_page_start) insert_above = LatestTimeBefore(st, last_page_start);
+  }
+  switch (pages_.Append(row, st.rows, rows_coming, prev_time, append_below, insert_above, &st.first_page,
+                        &st.last_page)) {
     case RowPages::Placement::kAppended: break;
     case RowPages::Placement::kInserted:
-      // Rows moved within the page: readers' per-series counts no longer name a prefix.
+      // Rows moved within the page: readers' per-series counts no longer name a prefix; and the
+      // page may start earlier now, which a remembered "first time after" must not miss.
       ++edits_;
+      below_page_ = kNoPage;
       break;
     case RowPages::Placement::kNewPage:
       // A late row's page follows pages with later times: the chain is no longer in time order.
@@ -417,8 +437,10 @@ bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n,
   }
   if (order == nullptr) {
     order = ComputePageOrder(st);
-    // Walking a long chain is a cache miss per page: keep its order for the next reader.
-    if (order->pages.size() >= kCachedPageOrderPages) {
+    // Walking a long chain and sorting its pages is a cache miss per page and a sort: keep an
+    // out-of-order series' page order for the next reader. (A sorted series' chain is its order;
+    // caching those would also fill memory with every series a flush reads.)
+    if (!st.sorted && order->pages.size() >= kCachedPageOrderPages) {
       const size_t bytes = order->pages.capacity() * sizeof(OrderedPage) + sizeof(PageOrder) + 64;
       std::lock_guard<std::mutex> lock(order_mu_);
       auto [it, fresh] = page_orders_.insert_or_assign(id, order);

@@ -134,6 +134,9 @@ class Memtable {
   void NoteTime(SeriesState& st, int64_t time);
   // The first time of the series' pages that start after `time` (INT64_MAX: none).
   int64_t FirstTimeAfter(const SeriesState& st, int64_t time) const;
+  // The latest time of the series' pages, other than its last, that start before `start`
+  // (INT64_MIN: none).
+  int64_t LatestTimeBefore(const SeriesState& st, int64_t start) const;
   // The time order of the first `n` rows of `id`, from its cache or computed (and cached).
   std::shared_ptr<const TimeOrder> OrderOf(SeriesId id, const std::vector<int64_t>& times,
                                            size_t n) const;

@@ -142,6 +142,7 @@ PageRef RowPages::NewPage(uint32_t shape, bool sparse, uint32_t capacity) {
   GNOMON_CHECK_MSG(frozen_stats_.size() < (size_t{1} << 31), "too many memtable pages");
   h->serial = static_cast<uint32_t>(frozen_stats_.size());
   frozen_stats_.emplace_back(nullptr);
+  bytes_ += sizeof(std::atomic<FrozenStats*>);
   return ref;
 }
 
@@ -151,8 +152,8 @@ void RowPages::SetColumnType(ColumnId c, ValueType type) {
 }
 
 RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
-                                     int64_t prev_time, int64_t append_below, PageRef* first,
-                                     PageRef* last) {
+                                     int64_t prev_time, int64_t append_below, int64_t insert_above,
+                                     PageRef* first, PageRef* last) {
   Header* page = *last == kNoPage ? nullptr : HeaderAt(*last);
   scratch_slots_.resize(row.count);
   int32_t* slot_of = scratch_slots_.data();  // the row's values by position in the page's shape
@@ -183,7 +184,9 @@ RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, u
     fits = row.time < append_below && !gap;
   } else if (fits) {
     at = std::lower_bound(page_times, page_times + page->count, row.time) - page_times;
-    fits = at > 0 && page_times[at] != row.time;  // a repeat of a time goes to a page of its own
+    // A repeat of a time goes to a page of its own; so does a row before the page's first unless
+    // no other page reaches up to it.
+    fits = page_times[at] != row.time && (at > 0 || row.time > insert_above);
   }
   const bool late = prev_time != INT64_MIN && row.time <= prev_time;
   if (!fits) {

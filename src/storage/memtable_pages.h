@@ -57,9 +57,10 @@ class RowPages {
   // A page's times only ever increase and no page's span grows over another's: a row goes after
   // the last page's last row only when its time is below `append_below` (the first time of the
   // next page in time order; INT64_MAX when the last page holds the series' newest row) and no
-  // gap of more than twice the page's interval lies between them, into
-  // the last page's span at its place when it falls strictly inside it (a late row of
-  // concurrent writers' batches applied out of turn), and into a page of its own otherwise.
+  // gap of more than twice the page's interval lies between them; into the last page at its
+  // place when it falls inside that page's span, or before it above `insert_above` (the latest
+  // time of the other pages that start before it; INT64_MAX: do not) (a late row of concurrent
+  // writers' batches applied out of turn); into a page of its own otherwise.
   // So a reader can always put a series' pages in time order without sorting rows.
   enum class Placement {
     kAppended,  // after the last page's last row
@@ -67,7 +68,7 @@ class RowPages {
     kNewPage,   // a page of its own, after the last page in the chain
   };
   Placement Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
-                   int64_t append_below, PageRef* first, PageRef* last);
+                   int64_t append_below, int64_t insert_above, PageRef* first, PageRef* last);
 
   // Stores a string value; the returned pattern goes in a PageRow's values.
   uint64_t StoreString(std::string_view s);

@@ -818,3 +818,57 @@ TEST(MemtableSliceTest, TimesAtTheEndsOfInt64ReadBack) {
 
 }  // namespace
 }  // namespace gnomon::storage
+
+namespace gnomon::storage {
+namespace {
+
+// Bytes per row of 20,000 series of ten int fields, one row per append (a high-cardinality
+// load: one row per series per request), in order or with every tenth series' rows arriving in
+// swapped pairs (concurrent writers' requests applied out of turn).
+double BytesPerRowOfShortSeries(bool late_pairs) {
+  TableSchema schema;
+  std::vector<ColumnId> ids(10);
+  for (int c = 0; c < 10; ++c) EXPECT_TRUE(schema.AddField("f" + std::to_string(c), ValueType::kInt64, &ids[c]).ok());
+  constexpr int kSeries = 20000;
+  constexpr int kSteps = 60;
+  std::vector<TableBatch> batches;
+  for (int step = 0; step < kSteps; ++step) {
+    TableBatch batch("t");
+    std::vector<uint32_t> f(10);
+    for (int c = 0; c < 10; ++c) EXPECT_TRUE(batch.FindOrAddField("f" + std::to_string(c), ValueType::kInt64, &f[c]));
+    for (int s = 0; s < kSeries; ++s) {
+      const uint32_t bs = batch.AddSeries({{"host", std::to_string(s)}});
+      batch.BeginRow(bs, int64_t{step} * 10000000000, 10);
+      for (int c = 0; c < 10; ++c) batch.AddInt(f[c], step + c);
+    }
+    batches.push_back(std::move(batch));
+  }
+  Memtable mem;
+  for (int step = 0; step < kSteps; ++step) {
+    for (int s = 0; s < kSeries; ++s) {
+      int use = step;
+      if (late_pairs && s % 10 == 0) use = step % 2 == 0 ? step + 1 : step - 1;
+      const uint32_t r = static_cast<uint32_t>(s);
+      mem.AppendRows(static_cast<SeriesId>(s), batches[use], std::span(&r, 1), ids, schema);
+    }
+  }
+  SortedSeries out;
+  mem.ReadSorted(10, INT64_MIN, INT64_MAX, {static_cast<int>(ids[0])}, &out);
+  EXPECT_EQ(out.times.size(), static_cast<size_t>(kSteps));
+  EXPECT_TRUE(std::is_sorted(out.times.begin(), out.times.end()));
+  return static_cast<double>(mem.ApproximateBytes()) / (kSteps * kSeries);
+}
+
+TEST(MemtableMemoryTest, LateRowsOfShortSeriesCostLittleMore) {
+  const double in_order = BytesPerRowOfShortSeries(false);
+  const double late = BytesPerRowOfShortSeries(true);
+  // A row is 8 bytes of time and 80 of values; pages add their headers and unused room.
+  EXPECT_GE(in_order, 88.0);
+  EXPECT_LT(in_order, 110.0);
+  // Late rows go into the page they belong to, not into pages of their own.
+  EXPECT_LT(late, in_order * 1.1);
+  std::printf("memtable: %.1f bytes per row in order, %.1f with late pairs\n", in_order, late);
+}
+
+}  // namespace
+}  // namespace gnomon::storage
