@@ -183,10 +183,8 @@ void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_
   switch (pages_.Append(row, st.rows, rows_coming, prev_time, append_below, insert_above, &st.first_page,
                         &st.last_page)) {
     case RowPages::Placement::kAppended: break;
-    case RowPages::Placement::kInserted:
-      // Rows moved within the page: readers' per-series counts no longer name a prefix; and the
-      // page may start earlier now, which a remembered "first time after" must not miss.
-      ++edits_;
+    case RowPages::Placement::kAppendedOutOfOrder:
+      // The page may start earlier now, which a remembered "first time after" must not miss.
       below_page_ = kNoPage;
       break;
     case RowPages::Placement::kNewPage:
@@ -249,14 +247,10 @@ bool Memtable::PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time,
   }
   std::vector<int64_t> times;
   pages_.GatherTimes(st->first_page, limit, &times);
-  if (st->sorted) {
-    *min_time = times.front();
-    *max_time = times.back();
-  } else {
-    auto [lo, hi] = std::minmax_element(times.begin(), times.end());
-    *min_time = *lo;
-    *max_time = *hi;
-  }
+  // Not front and back even for a sorted series: a page may hold late rows out of order.
+  auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+  *min_time = *lo;
+  *max_time = *hi;
   return true;
 }
 
@@ -313,7 +307,8 @@ void Memtable::ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) cons
 }
 
 void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
-                          const std::vector<int>& columns, SortedSeries* out, size_t limit) const {
+                          const std::vector<int>& columns, SortedSeries* out, size_t limit,
+                          bool keep_page_order) const {
   out->times.clear();
   // Columns are emptied but keep their buffers: a scan reads series after series into one `out`,
   // and fresh buffers cost more (allocation, zeroing, page faults) than the copying itself.
@@ -323,7 +318,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   if (st->max_time < min_time || st->min_time > max_time) return;
   const size_t n = std::min<size_t>(st->rows, limit);
   thread_local std::vector<OrderedPage> pages;
-  if (PagesInTimeOrder(id, *st, n, &pages)) {
+  if (PagesInTimeOrder(id, *st, n, keep_page_order, &pages)) {
     // Pages in time order with unique times: the rows in range, page by page, straight into `out`.
     ReadOrderedPages(pages, min_time, max_time, columns, nullptr, nullptr, out);
     return;
@@ -427,7 +422,7 @@ std::shared_ptr<const Memtable::PageOrder> Memtable::ComputePageOrder(const Seri
   return order;
 }
 
-bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n,
+bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bool keep,
                                 std::vector<OrderedPage>* out) const {
   std::shared_ptr<const PageOrder> order;
   {
@@ -437,10 +432,9 @@ bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n,
   }
   if (order == nullptr) {
     order = ComputePageOrder(st);
-    // Walking a long chain and sorting its pages is a cache miss per page and a sort: keep an
-    // out-of-order series' page order for the next reader. (A sorted series' chain is its order;
-    // caching those would also fill memory with every series a flush reads.)
-    if (!st.sorted && order->pages.size() >= kCachedPageOrderPages) {
+    // Walking a long chain is a cache miss per page (and a scan of an unordered page's times,
+    // and for a series out of order a sort): keep its order for the next query.
+    if (keep && order->pages.size() >= kCachedPageOrderPages) {
       const size_t bytes = order->pages.capacity() * sizeof(OrderedPage) + sizeof(PageOrder) + 64;
       std::lock_guard<std::mutex> lock(order_mu_);
       auto [it, fresh] = page_orders_.insert_or_assign(id, order);
@@ -463,14 +457,18 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
                                 const std::vector<int>& columns, const PageFilter* can_use,
                                 const PageOffer* offer, SortedSeries* out) const {
   thread_local std::vector<RowPages::PageSlice> slices;
+  thread_local std::vector<uint16_t> picks;  // rows of unordered pages, by time
+  thread_local std::vector<size_t> picked;   // the slices that read picks
   slices.clear();
+  picks.clear();
+  picked.clear();
   std::vector<ColumnStats> stats(offer != nullptr ? columns.size() : 0);
-  constexpr size_t kAhead[3] = {6, 4, 2};  // pages ahead for each PrefetchStats step
+  constexpr size_t kAhead[2] = {8, 4};  // pages ahead for each PrefetchStats step
   for (size_t i = 0; i < pages.size(); ++i) {
     const OrderedPage& p = pages[i];
     if (offer != nullptr) {
-      for (int step = 0; step < 3; ++step) {
-        if (i + kAhead[step] < pages.size()) pages_.PrefetchStats(pages[i + kAhead[step]].view.ref, step);
+      for (int step = 0; step < 2; ++step) {
+        if (i + kAhead[step] < pages.size()) pages_.PrefetchStats(pages[i + kAhead[step]].view, step);
       }
     }
     const RowPages::PageView& page = p.view;
@@ -482,18 +480,33 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
       for (size_t i = 0; i < columns.size(); ++i) {
         const int c = columns[i];
         const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
-        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(page.ref, static_cast<ColumnId>(c), type);
+        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(page, static_cast<ColumnId>(c), type);
       }
       if ((*offer)(page.first_time, page.last_time, p.rows, stats)) continue;
     }
     // The rows in [min_time, max_time] (the first and last pages may straddle it).
     const int64_t* t = pages_.Times(page.ref);
+    if (page.unordered) {
+      // A late row joined this page: its rows in range, sorted by time (times are unique in a page).
+      const auto begin = static_cast<uint32_t>(picks.size());
+      for (uint32_t i = 0; i < p.rows; ++i) {
+        if (t[i] >= min_time && t[i] <= max_time) picks.push_back(static_cast<uint16_t>(i));
+      }
+      std::sort(picks.begin() + begin, picks.end(), [t](uint16_t a, uint16_t b) { return t[a] < t[b]; });
+      if (begin == picks.size()) continue;
+      picked.push_back(slices.size());
+      slices.push_back({page.ref, begin, static_cast<uint32_t>(picks.size()), nullptr});
+      for (size_t i = begin; i < picks.size(); ++i) out->times.push_back(t[picks[i]]);
+      continue;
+    }
     const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
     const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
     if (from == to) continue;
-    slices.push_back({page.ref, from, to});
+    slices.push_back({page.ref, from, to, nullptr});
     out->times.insert(out->times.end(), t + from, t + to);
   }
+  // The picks are final now (their vector no longer grows): point the slices at them.
+  for (size_t k : picked) slices[k].picks = picks.data();
   if (slices.empty()) return;
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
@@ -518,7 +531,7 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
   const SeriesState* st = Find(id);
   if (st == nullptr) return false;
   thread_local std::vector<OrderedPage> pages;
-  if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), &pages)) return false;
+  if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), true, &pages)) return false;
   out->times.clear();
   for (ColumnBuffer& c : out->columns) Empty(&c);
   ReadOrderedPages(pages, min_time, max_time, columns, &can_use, &offer, out);

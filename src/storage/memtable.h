@@ -88,9 +88,11 @@ class Memtable {
   // The rows of `id` with time in [min_time, max_time], sorted and deduplicated.
   // `columns` selects ColumnIds to materialise (others are left kNull in the result).
   // Only the series' first `limit` rows in write order are considered (see RowCounts()).
+  // `keep_page_order`: keep the series' page order for later reads when its chain is long (a
+  // query's read; a flush, reading every series once, passes false).
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                   const std::vector<int>& columns, SortedSeries* out,
-                  size_t limit = SIZE_MAX) const;
+                  size_t limit = SIZE_MAX, bool keep_page_order = true) const;
   // For a series whose pages can be read in time order (its rows arrived in order, or out of
   // order in runs whose pages do not overlap): offers each page of its first `limit` rows that
   // lies wholly in [min_time, max_time] and holds at least kMinStatsPageRows rows to `offer`, as
@@ -162,9 +164,10 @@ class Memtable {
   static constexpr size_t kCachedPageOrderPages = 8;
   std::shared_ptr<const PageOrder> ComputePageOrder(const SeriesState& st) const;
   // The pages holding the first `n` rows of `id` (state `st`), in time order: chain order for a
-  // sorted series, else sorted by first time (cached for long chains); false when their spans
+  // sorted series, else sorted by first time (kept for long chains when `keep`); false when their spans
   // overlap.
-  bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, std::vector<OrderedPage>* out) const;
+  bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bool keep,
+                        std::vector<OrderedPage>* out) const;
   // Appends the rows of `pages` in [min_time, max_time] to *out (columns emptied by the caller);
   // with `offer`, whole pages of kMinStatsPageRows or more inside the range that `can_use`
   // accepts are offered as statistics first, and their rows are read only when refused.

@@ -139,6 +139,7 @@ PageRef RowPages::NewPage(uint32_t shape, bool sparse, uint32_t capacity) {
   h->count = 0;
   h->shape = shape;
   h->sparse = sparse ? 1 : 0;
+  h->unordered = 0;
   GNOMON_CHECK_MSG(frozen_stats_.size() < (size_t{1} << 31), "too many memtable pages");
   h->serial = static_cast<uint32_t>(frozen_stats_.size());
   frozen_stats_.emplace_back(nullptr);
@@ -171,52 +172,55 @@ RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, u
       if (fits) slot_of[i] = pos[c];
     }
   }
-  // Where in the page the row goes: after its last row, or (late) strictly inside its span, so
-  // that no page's span grows over another's.
-  size_t at = fits ? page->count : 0;
-  if (fits && row.time > page_times[page->count - 1]) {
-    // Not across a gap (more than twice the page's interval): the missing rows may yet come, and
-    // would then fall inside this page's span with no room left; they get a page of their own.
-    const int64_t last_time = page_times[page->count - 1];
-    const bool gap = page->count >= 2 &&
-                     static_cast<uint64_t>(row.time) - static_cast<uint64_t>(last_time) >
-                         2 * ((static_cast<uint64_t>(last_time) - static_cast<uint64_t>(page_times[0])) / (page->count - 1));
-    fits = row.time < append_below && !gap;
-  } else if (fits) {
-    at = std::lower_bound(page_times, page_times + page->count, row.time) - page_times;
-    // A repeat of a time goes to a page of its own; so does a row before the page's first unless
-    // no other page reaches up to it.
-    fits = page_times[at] != row.time && (at > 0 || row.time > insert_above);
+  // The row goes after the page's rows (pages only grow at the end, so a reader's row count
+  // still names the rows it saw). In time it may come after the page's span, or (late) inside it
+  // or below it, as long as no other page's span is reached: then the page's rows are no longer
+  // in time order, and the page says so.
+  bool out_of_order = false;
+  if (fits) {
+    const auto [low, high] = Span(page);
+    if (row.time > high) {
+      // Not across a gap (more than twice the page's interval): the missing rows may yet come,
+      // and would then fall inside this page's span with no room left; they get a page of their own.
+      const bool gap = page->count >= 2 && static_cast<uint64_t>(row.time) - static_cast<uint64_t>(high) >
+                                               2 * ((static_cast<uint64_t>(high) - static_cast<uint64_t>(low)) / (page->count - 1));
+      fits = row.time < append_below && !gap;
+    } else {
+      // A repeat of a time goes to a page of its own.
+      fits = (row.time > low || row.time > insert_above) &&
+             std::find(page_times, page_times + page->count, row.time) == page_times + page->count;
+      out_of_order = fits;
+    }
   }
   const bool late = prev_time != INT64_MIN && row.time <= prev_time;
-  if (!fits) {
-    page = StartPage(row, rows_before, rows_coming, prev_time, late, page, first, last, slot_of);
-    at = 0;
-  }
+  if (!fits) page = StartPage(row, rows_before, rows_coming, prev_time, late, page, first, last, slot_of);
   uint64_t* words = reinterpret_cast<uint64_t*>(page);
   const size_t cap = page->capacity;
   const size_t ncols = shapes_[page->shape].size();
-  const size_t r = page->count;
+  const size_t at = page->count;
   int64_t* times = reinterpret_cast<int64_t*>(words + kHeaderWords);
   uint64_t* values = words + kHeaderWords + cap;
-  uint8_t* valid = page->sparse ? reinterpret_cast<uint8_t*>(values + ncols * cap) : nullptr;
-  if (at < r) {
-    // Make room at `at`: every column's later rows move up one.
-    std::memmove(times + at + 1, times + at, (r - at) * sizeof(int64_t));
-    for (size_t c = 0; c < ncols; ++c) {
-      std::memmove(values + c * cap + at + 1, values + c * cap + at, (r - at) * sizeof(uint64_t));
-      if (valid != nullptr) std::memmove(valid + c * cap + at + 1, valid + c * cap + at, r - at);
-    }
-  }
   times[at] = row.time;
   for (uint32_t i = 0; i < row.count; ++i) values[slot_of[i] * cap + at] = row.values[i];
-  if (valid != nullptr) {
+  if (page->sparse) {
+    uint8_t* valid = reinterpret_cast<uint8_t*>(values + ncols * cap);
     for (size_t c = 0; c < ncols; ++c) valid[c * cap + at] = 0;
     for (uint32_t i = 0; i < row.count; ++i) valid[slot_of[i] * cap + at] = 1;
   }
   ++page->count;
   if (!fits) return Placement::kNewPage;
-  return at < r ? Placement::kInserted : Placement::kAppended;
+  if (out_of_order) {
+    page->unordered = 1;
+    return Placement::kAppendedOutOfOrder;
+  }
+  return Placement::kAppended;
+}
+
+std::pair<int64_t, int64_t> RowPages::Span(const Header* h) const {
+  const int64_t* t = reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(h) + kHeaderWords);
+  if (!h->unordered) return {t[0], t[h->count - 1]};
+  const auto [lo, hi] = std::minmax_element(t, t + h->count);
+  return {*lo, *hi};
 }
 
 RowPages::Header* RowPages::StartPage(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
@@ -284,6 +288,42 @@ const int64_t* RowPages::Times(PageRef ref) const {
   return reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(HeaderAt(ref)) + kHeaderWords);
 }
 
+void RowPages::AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
+                                     ColumnBuffer* out) const {
+  // AppendPageColumn's work with rows picked one by one.
+  const bool is_string = out->type == ValueType::kString;
+  const std::vector<int32_t>& pos = shape_position_[h->shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  const size_t cap = h->capacity;
+  const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
+  const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
+  const size_t base = is_string ? out->strings.size() : out->bits.size();
+  const size_t n = picks.size();
+  auto has = [&](uint16_t i) { return p >= 0 && (valid == nullptr || valid[p * cap + i] != 0); };
+  const bool page_nulls = p < 0 || valid != nullptr;
+  if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
+  if (is_string) {
+    out->strings.resize(base + n);
+    for (size_t k = 0; k < n; ++k) {
+      if (has(picks[k])) out->strings[base + k] = String(values[p * cap + picks[k]]);
+    }
+  } else {
+    out->bits.resize(base + n, 0);
+    if (p >= 0) {
+      for (size_t k = 0; k < n; ++k) out->bits[base + k] = has(picks[k]) ? values[p * cap + picks[k]] : 0;
+    }
+  }
+  if (page_nulls || !out->validity.empty()) {
+    out->validity.resize(base + n, 1);
+    for (size_t k = 0; k < n; ++k) {
+      if (!has(picks[k])) {
+        out->validity[base + k] = 0;
+        ++out->null_count;
+      }
+    }
+  }
+}
+
 bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const {
   bool named = false;
   for (const PageSlice& s : slices) {
@@ -292,7 +332,13 @@ bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices,
     named |= c < pos.size() && pos[c] >= 0;
   }
   if (!named) return false;
-  for (const PageSlice& s : slices) AppendPageColumn(HeaderAt(s.ref), c, s.from, s.to, out);
+  for (const PageSlice& s : slices) {
+    if (s.picks != nullptr) {
+      AppendPageColumnPicks(HeaderAt(s.ref), c, {s.picks + s.from, s.to - s.from}, out);
+    } else {
+      AppendPageColumn(HeaderAt(s.ref), c, s.from, s.to, out);
+    }
+  }
   return true;
 }
 
@@ -372,8 +418,8 @@ bool RowPages::GatherColumn(PageRef first, ColumnId c, std::span<const RowRange>
 
 RowPages::PageView RowPages::View(PageRef ref) const {
   const Header* h = HeaderAt(ref);
-  const auto* t = reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(h) + kHeaderWords);
-  return PageView{ref, h->next, h->count, t[0], t[h->count - 1]};
+  const auto [low, high] = Span(h);
+  return PageView{ref, h->next, h->count, low, high, h->unordered != 0, h->shape, h->serial};
 }
 
 ColumnStats RowPages::ComputePageStats(const Header* h, int32_t p, ValueType type) const {
@@ -400,15 +446,24 @@ void RowPages::FrozenStats::Free(FrozenStats* f) {
   ::operator delete(f);
 }
 
-void RowPages::PrefetchStats(PageRef ref, int step) const {
-  const Header* h = HeaderAt(ref);
-  switch (step) {
-    case 0: __builtin_prefetch(h); break;
-    case 1: __builtin_prefetch(&frozen_stats_[h->serial]); break;
-    default:
-      if (const FrozenStats* f = frozen_stats_[h->serial].load(std::memory_order_relaxed)) __builtin_prefetch(f);
-      break;
+void RowPages::PrefetchStats(const PageView& view, int step) const {
+  if (step == 0) {
+    __builtin_prefetch(&frozen_stats_[view.serial]);
+  } else if (const FrozenStats* f = frozen_stats_[view.serial].load(std::memory_order_relaxed)) {
+    __builtin_prefetch(f);
+    __builtin_prefetch(reinterpret_cast<const char*>(f) + 64);
   }
+}
+
+ColumnStats RowPages::PageStats(const PageView& view, ColumnId c, ValueType type) const {
+  if (view.next != kNoPage) {
+    const std::vector<int32_t>& pos = shape_position_[view.shape];
+    const int32_t p = c < pos.size() ? pos[c] : -1;
+    if (p < 0) return ColumnStats{};
+    const FrozenStats* f = frozen_stats_[view.serial].load(std::memory_order_acquire);
+    if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
+  }
+  return PageStats(view.ref, c, type);
 }
 
 ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {

@@ -54,18 +54,19 @@ class RowPages {
   // A page holds rows of one hour slice only (segment_format.h, kSliceWidthNs), so that its
   // statistics can stand for its rows in hourly aggregates; `prev_time` (the series' newest
   // time, INT64_MIN: none) estimates how many rows the slice has left for a new page.
-  // A page's times only ever increase and no page's span grows over another's: a row goes after
-  // the last page's last row only when its time is below `append_below` (the first time of the
-  // next page in time order; INT64_MAX when the last page holds the series' newest row) and no
-  // gap of more than twice the page's interval lies between them; into the last page at its
-  // place when it falls inside that page's span, or before it above `insert_above` (the latest
-  // time of the other pages that start before it; INT64_MAX: do not) (a late row of concurrent
-  // writers' batches applied out of turn); into a page of its own otherwise.
-  // So a reader can always put a series' pages in time order without sorting rows.
+  // Pages only ever grow at their end (so a reader's row count still names the rows it saw),
+  // and no page's span grows over another's: a row joins the last page after its span when its
+  // time is below `append_below` (the first time of the next page in time order; INT64_MAX when
+  // the last page holds the series' newest row) and no gap of more than twice the page's
+  // interval lies between; inside the span, or below it above `insert_above` (the latest time
+  // of the other pages that start before it; INT64_MAX: not below), as a late row of concurrent
+  // writers' batches applied out of turn, which leaves the page's rows out of time order (the
+  // page is marked so, and readers sort its rows); a page of its own otherwise, as does a
+  // repeated time. So a reader can always put a series' pages in time order by their spans.
   enum class Placement {
-    kAppended,  // after the last page's last row
-    kInserted,  // inside the last page: rows after it moved up one (readers' counts shift)
-    kNewPage,   // a page of its own, after the last page in the chain
+    kAppended,            // after the last page's rows, in time order
+    kAppendedOutOfOrder,  // after the last page's rows, inside or below its span
+    kNewPage,             // a page of its own, after the last page in the chain
   };
   Placement Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
                    int64_t append_below, int64_t insert_above, PageRef* first, PageRef* last);
@@ -95,8 +96,11 @@ class RowPages {
     PageRef ref;
     uint32_t from;
     uint32_t to;
+    // When set: rows picks[from .. to) of the page, in that order (an unordered page's rows
+    // sorted by time).
+    const uint16_t* picks = nullptr;
   };
-  // The page's times (ascending), `count` of them.
+  // The page's times (ascending unless the page is unordered), `count` of them.
   const int64_t* Times(PageRef ref) const;
   // Appends column `c` of the slices' rows to *out (whose type must be set), in the slices'
   // order; a row without a value becomes a null. Returns whether any slice's page has the column.
@@ -107,17 +111,24 @@ class RowPages {
     PageRef ref;
     PageRef next;
     uint32_t count;
-    int64_t first_time;  // of its first and last rows in write order
+    int64_t first_time;  // its span: earliest and latest time
     int64_t last_time;
+    bool unordered;      // rows not in time order
+    uint32_t shape;
+    uint32_t serial;
   };
   PageView View(PageRef ref) const;
+  // Statistics of column `c` (of type `type`) over the rows of the page `view` was taken of
+  // (while it still had view.count rows), cached: a page that takes no more rows (another
+  // follows it) is then answered from the view alone, without touching the page.
+  ColumnStats PageStats(const PageView& view, ColumnId c, ValueType type) const;
   // Statistics of column `c` (of type `type`) over the page's rows, cached for a page that is
   // read again with as many rows.
   ColumnStats PageStats(PageRef ref, ColumnId c, ValueType type) const;
 
-  // Cache hints for PageStats of `ref`, issued a few pages ahead: step 0 its header, step 1 (the
-  // header fetched) its frozen statistics' slot, step 2 the statistics.
-  void PrefetchStats(PageRef ref, int step) const;
+  // Cache hints for PageStats of `view`, issued a few pages ahead: step 0 its frozen statistics'
+  // slot, step 1 (the slot fetched) the statistics.
+  void PrefetchStats(const PageView& view, int step) const;
   // Cache hints for an append to the chain ending at `last`: its header, then its free slots.
   void PrefetchHeader(PageRef last) const;
   void PrefetchTail(PageRef last) const;
@@ -136,12 +147,18 @@ class RowPages {
     uint16_t capacity;
     uint16_t count;
     uint32_t shape;
-    uint32_t sparse : 1;   // 1: validity bytes follow the values
-    uint32_t serial : 31;  // the page's number in this memtable (frozen_stats_)
+    uint32_t sparse : 1;     // 1: validity bytes follow the values
+    uint32_t unordered : 1;  // 1: the rows are not in time order (a late row joined the page)
+    uint32_t serial : 30;    // the page's number in this memtable (frozen_stats_)
   };
   static_assert(sizeof(Header) == 16);
 
   Header* HeaderAt(PageRef ref) const;
+  // Earliest and latest time of page `h`.
+  std::pair<int64_t, int64_t> Span(const Header* h) const;
+  // Appends rows `picks` of page `h` of column `c` to *out, in that order.
+  void AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
+                             ColumnBuffer* out) const;
   // Statistics of the column at position `p` of page `h`'s shape.
   ColumnStats ComputePageStats(const Header* h, int32_t p, ValueType type) const;
   // Starts a page for `row` after `page` (nullptr: the chain's first), sized as Append says, and

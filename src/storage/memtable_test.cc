@@ -716,7 +716,11 @@ TEST(MemtablePageStatsTest, RandomArrivalOrdersReadBackInOrder) {
       if (rng() % (round % 2 == 0 ? 3 : 9) == 0) std::swap(chunks[i], chunks[i + 1 + rng() % std::min<size_t>(3, chunks.size() - i - 1)]);
     }
     Memtable mem;
-    for (const auto& [b, e] : chunks) {
+    // A reader's snapshot halfway: its row count must name exactly the rows written before it.
+    size_t snapshot = 0;
+    std::vector<int64_t> before;
+    for (size_t k = 0; k < chunks.size(); ++k) {
+      const auto [b, e] = chunks[k];
       std::vector<uint32_t> rows;
       for (int i = b; i < e; ++i) {
         rows.push_back(static_cast<uint32_t>(batch.rows().size()));
@@ -724,8 +728,17 @@ TEST(MemtablePageStatsTest, RandomArrivalOrdersReadBackInOrder) {
         batch.AddInt(f, i);
       }
       mem.AppendRows(0, batch, rows, {v}, schema);
+      if (k == chunks.size() / 2) {
+        snapshot = mem.RowCounts()[0];
+        for (size_t j = 0; j <= k; ++j) {
+          for (int i = chunks[j].first; i < chunks[j].second; ++i) before.push_back(i * 10 * kSec);
+        }
+        std::sort(before.begin(), before.end());
+      }
     }
     SortedSeries out;
+    mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out, snapshot);
+    ASSERT_EQ(out.times, before) << "round " << round;
     mem.ReadSorted(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, &out);
     ASSERT_EQ(out.times.size(), static_cast<size_t>(n)) << "round " << round;
     for (int i = 0; i < n; ++i) {

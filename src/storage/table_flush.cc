@@ -299,7 +299,7 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
                                   [this](uint64_t n) { return SegmentPath(n); });
   SortedSeries s;
   for (SeriesId id : mem->SeriesIds()) {
-    mem->ReadSorted(id, INT64_MIN, INT64_MAX, all_columns, &s);
+    mem->ReadSorted(id, INT64_MIN, INT64_MAX, all_columns, &s, SIZE_MAX, /*keep_page_order=*/false);
     if (!s.times.empty()) GNOMON_RETURN_IF_ERROR(writer.Add(id, s));
   }
   std::vector<SegmentRef> segments;
@@ -547,7 +547,7 @@ Status Table::RebuildLastValues() {
     for (const auto& mem : mems) {
       for (SeriesId id : mem->SeriesIds()) {
         const SeriesState* buf = mem->Find(id);
-        mem->ReadSorted(id, buf->max_time, buf->max_time, all, &s);
+        mem->ReadSorted(id, buf->max_time, buf->max_time, all, &s, SIZE_MAX, /*keep_page_order=*/false);
         offer_last(id, s);
       }
     }
