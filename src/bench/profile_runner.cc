@@ -241,10 +241,10 @@ Result<ProfileRunResult> RunProfile(const Profile& p, const ProfileRunOptions& o
   ProfileRunResult result;
   result.report.env = CollectEnvironment(o.version);
   result.report.server = ServerFigures{};
-  const bool from_file = UseFile(p, o);
+  const bool from_file = !o.data_file.empty() || UseFile(p, o);
   AddSettings(p, from_file, o, &result.report);
-  std::string data_file;
-  if (from_file) {
+  std::string data_file = o.data_file;
+  if (from_file && data_file.empty()) {
     GNOMON_ASSIGN_OR_RETURN(data_file, PrepareDataFile(p, config, o));
   }
 

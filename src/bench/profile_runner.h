@@ -28,6 +28,7 @@ struct ProfileRunOptions {
   std::string work_dir;       // data files and the data directory
   std::string out_dir;        // the report and raw results
   DataMode data_mode = DataMode::kAuto;
+  std::string data_file;  // load this file (the profile's data, made beforehand) instead
   std::vector<std::string> server_args;  // extra `gnomon server` flags
   std::string version = "dev";
   bool keep_data_dir = false;  // leave WORK/data-<name> behind (default: removed at the end)

@@ -25,6 +25,7 @@ struct ProfileRunFlags {
   std::string work = "bench-results/work";
   std::string out;
   std::string data = "auto";
+  std::string data_file;
   std::string server;
   std::vector<std::string> server_args;
   uint64_t scale = 0;
@@ -76,6 +77,7 @@ Status RunProfileCommand(const ProfileRunFlags& f) {
   else if (f.data == "file") o.data_mode = bench::DataMode::kFile;
   else if (f.data == "stream") o.data_mode = bench::DataMode::kStream;
   else return Status::InvalidArgument("--data wants auto, file or stream, got '" + f.data + "'");
+  o.data_file = f.data_file;
   o.server_args = f.server_args;
   o.version = GNOMON_VERSION;
   o.keep_data_dir = f.keep_data_dir;
@@ -105,6 +107,8 @@ void RegisterBenchProfileCommand(CLI::App* bench) {
   run->add_option("--out", flags->out, "Report directory (default bench-results/NAME-STAMP)");
   run->add_option("--data", flags->data, "auto, file (generate first) or stream (during the load)")
       ->capture_default_str();
+  run->add_option("--data-file", flags->data_file,
+                  "Load this file (the profile's data, e.g. from generate-data) instead of making one");
   run->add_option("--server", flags->server, "gnomon binary to start (default: this one)");
   run->add_option("--server-arg", flags->server_args, "Extra `gnomon server` flag (repeatable)")
       ->allow_extra_args(false);
