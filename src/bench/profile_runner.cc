@@ -89,6 +89,31 @@ Result<std::string> PrepareDataFile(const Profile& p, const DataGenConfig& confi
   return path;
 }
 
+// A data file made beforehand must hold the profile's time range: its first line's timestamp
+// is checked (queries over a range the data does not hold would measure nothing).
+Status CheckDataFile(const std::string& path, const DataGenConfig& config) {
+  GNOMON_ASSIGN_OR_RETURN(auto source, OpenByteSource(path));
+  std::string head;
+  char buf[4096];
+  while (head.find('\n') == std::string::npos && head.size() < (1 << 20)) {
+    GNOMON_ASSIGN_OR_RETURN(size_t n, source->Read(buf, sizeof(buf)));
+    if (n == 0) break;
+    head.append(buf, n);
+  }
+  (void)source->Close();
+  const std::string line = head.substr(0, head.find('\n'));
+  const size_t space = line.rfind(' ');
+  char* end = nullptr;
+  const long long t = space == std::string::npos ? 0 : std::strtoll(line.c_str() + space + 1, &end, 10);
+  if (space == std::string::npos || end == line.c_str() + space + 1 || t < config.start_ns ||
+      t >= config.end_ns) {
+    return Status::InvalidArgument(path + ": its first line's time (" + line.substr(space + 1) +
+                                   ") is outside the profile's range; generate it with the " +
+                                   "profile's flags, or pass --start/--end");
+  }
+  return Status::OK();
+}
+
 bool UseFile(const Profile& p, const ProfileRunOptions& o) {
   if (o.data_mode != DataMode::kAuto) return o.data_mode == DataMode::kFile;
   return EstimatedDataBytes(p) < FreeBytes(o.work_dir) / 2;
@@ -225,10 +250,11 @@ void AddSettings(const Profile& p, bool from_file, const ProfileRunOptions& o, R
 
 }  // namespace
 
-Profile OverrideProfile(Profile p, uint64_t scale, const std::string& end, int64_t queries_per_type) {
-  if (scale > 0) p.scale = scale;
-  if (!end.empty()) p.end = end;
-  if (queries_per_type >= 0) p.queries_per_type = static_cast<uint64_t>(queries_per_type);
+Profile OverrideProfile(Profile p, const ProfileOverrides& o) {
+  if (o.scale > 0) p.scale = o.scale;
+  if (!o.start.empty()) p.start = o.start;
+  if (!o.end.empty()) p.end = o.end;
+  if (o.queries_per_type >= 0) p.queries_per_type = static_cast<uint64_t>(o.queries_per_type);
   if (p.queries_per_type == 0) p.query_types.clear();
   return p;
 }
@@ -246,6 +272,8 @@ Result<ProfileRunResult> RunProfile(const Profile& p, const ProfileRunOptions& o
   std::string data_file = o.data_file;
   if (from_file && data_file.empty()) {
     GNOMON_ASSIGN_OR_RETURN(data_file, PrepareDataFile(p, config, o));
+  } else if (from_file) {
+    GNOMON_RETURN_IF_ERROR(CheckDataFile(data_file, config));
   }
 
   const std::string data_dir = o.work_dir + "/data-" + p.name;

@@ -40,9 +40,14 @@ struct ProfileRunResult {
   std::vector<std::string> failed_query_types;  // types whose run failed (details in the log)
 };
 
-// Applies `--scale`, `--end` and `--queries` style overrides to a profile (0 / empty: keep).
-Profile OverrideProfile(Profile profile, uint64_t scale, const std::string& end,
-                        int64_t queries_per_type);
+// `--scale`, `--start`, `--end` and `--queries` of a run (0, empty, negative: the profile's).
+struct ProfileOverrides {
+  uint64_t scale = 0;
+  std::string start;
+  std::string end;
+  int64_t queries_per_type = -1;  // 0: no query phase
+};
+Profile OverrideProfile(Profile profile, const ProfileOverrides& overrides);
 
 Result<ProfileRunResult> RunProfile(const Profile& profile, const ProfileRunOptions& options);
 

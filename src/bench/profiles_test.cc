@@ -43,13 +43,15 @@ TEST(ProfilesTest, UnknownNameListsTheProfiles) {
 }
 
 TEST(ProfilesTest, OverridesShrinkAProfile) {
-  Profile p = OverrideProfile(*FindProfile("seed-headline"), 10, "2023-06-11T01:00:00Z", 3);
+  Profile p = OverrideProfile(*FindProfile("seed-headline"), {.scale = 10, .end = "2023-06-11T01:00:00Z", .queries_per_type = 3});
   EXPECT_EQ(p.scale, 10u);
   EXPECT_EQ(ExpectedRows(p), 10u * 360);
   EXPECT_EQ(p.queries_per_type, 3u);
   EXPECT_EQ(p.query_types.size(), 15u);
-  EXPECT_TRUE(OverrideProfile(p, 0, "", 0).query_types.empty());
-  EXPECT_EQ(OverrideProfile(p, 0, "", -1).queries_per_type, 3u);
+  EXPECT_TRUE(OverrideProfile(p, {.queries_per_type = 0}).query_types.empty());
+  EXPECT_EQ(OverrideProfile(p, {}).queries_per_type, 3u);
+  EXPECT_EQ(OverrideProfile(p, {.start = "2016-01-01T00:00:00Z", .end = "2016-01-04T00:00:00Z"}).start,
+            "2016-01-01T00:00:00Z");
 }
 
 }  // namespace

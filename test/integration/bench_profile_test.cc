@@ -67,6 +67,14 @@ TEST(BenchProfileTest, ShrunkenHeadlineRunsEveryPhase) {
   ASSERT_EQ(again, 0) << (err2.ok() ? *err2 : "");
   EXPECT_NE(err2->find("reusing data file"), std::string::npos);
   EXPECT_EQ(ReadSummary(out + "2").Find("queries")->array().size(), 0u);
+  // A data file made beforehand for another time range is refused, not measured.
+  const std::string file = dir + "/work/cpu-only-s12-2023-06-11T00:00:00Z-2023-06-11T13:00:00Z-10s.lp";
+  const int wrong = Shell(kBinary + " bench profile run seed-headline --scale 12 --start 2016-01-01T00:00:00Z" +
+                          " --end 2016-01-01T13:00:00Z --data-file " + file + " --work " + dir +
+                          "/work --out " + out + "3 2>" + dir + "/profile3.err");
+  auto err3 = port::ReadFileToString(port::Env::Default(), dir + "/profile3.err");
+  EXPECT_EQ(wrong, 1);
+  EXPECT_NE(err3->find("outside the profile's range"), std::string::npos) << *err3;
   RemoveTree(dir);
 }
 

@@ -28,9 +28,7 @@ struct ProfileRunFlags {
   std::string data_file;
   std::string server;
   std::vector<std::string> server_args;
-  uint64_t scale = 0;
-  std::string end;
-  int64_t queries = -1;
+  bench::ProfileOverrides overrides;
   bool keep_data_dir = false;
 };
 
@@ -68,7 +66,7 @@ std::string SelfPath() {
 
 Status RunProfileCommand(const ProfileRunFlags& f) {
   GNOMON_ASSIGN_OR_RETURN(bench::Profile base, bench::FindProfile(f.name));
-  const bench::Profile profile = bench::OverrideProfile(base, f.scale, f.end, f.queries);
+  const bench::Profile profile = bench::OverrideProfile(base, f.overrides);
   bench::ProfileRunOptions o;
   o.gnomon_binary = f.server.empty() ? SelfPath() : f.server;
   o.work_dir = f.work;
@@ -112,9 +110,10 @@ void RegisterBenchProfileCommand(CLI::App* bench) {
   run->add_option("--server", flags->server, "gnomon binary to start (default: this one)");
   run->add_option("--server-arg", flags->server_args, "Extra `gnomon server` flag (repeatable)")
       ->allow_extra_args(false);
-  run->add_option("--scale", flags->scale, "Override the profile's scale (a shrunken run)");
-  run->add_option("--end", flags->end, "Override the profile's end time (RFC 3339)");
-  run->add_option("--queries", flags->queries, "Queries per type; 0 = no query phase");
+  run->add_option("--scale", flags->overrides.scale, "Override the profile's scale (a shrunken run)");
+  run->add_option("--start", flags->overrides.start, "Override the profile's start time (RFC 3339)");
+  run->add_option("--end", flags->overrides.end, "Override the profile's end time (RFC 3339)");
+  run->add_option("--queries", flags->overrides.queries_per_type, "Queries per type; 0 = no query phase");
   run->add_flag("--keep-data-dir", flags->keep_data_dir, "Leave the server's data directory");
   run->callback([flags] {
     Status s = RunProfileCommand(*flags);
