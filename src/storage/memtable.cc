@@ -159,29 +159,30 @@ void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_
   // The series' newest time: a row after it sizes a new page to what its hour has left at the
   // series' interval; a row before it is late, and its page holds the late rows arriving with it.
   const int64_t prev_time = st.rows > 0 ? st.max_time : INT64_MIN;
-  // Rows may join the end of the last page up to the next page's start; only a late page (not
-  // holding the series' newest row) has a next one.
-  int64_t append_below = INT64_MAX;
-  if (st.rows > 0 && !st.sorted) {
-    const int64_t last_page_end = pages_.View(st.last_page).last_time;
-    if (last_page_end != st.max_time && row.time > last_page_end) {
-      // The rows of one late run ask about the same page: the walk is done once.
-      if (below_page_ != st.last_page) {
-        below_page_ = st.last_page;
-        below_time_ = FirstTimeAfter(st, last_page_end);
-      }
-      append_below = below_time_;
+  // Asked by RowPages::Append only when the row could join the last page past its span: rows may
+  // join the end of the last page up to the next page's start, and only a late page (not holding
+  // the series' newest row) has a next one; or below it, down to the other pages' latest time.
+  struct Ask {
+    const Memtable* mem;
+    const SeriesState* st;
+  } ask{this, &st};
+  RowPages::Neighbours neighbours;
+  neighbours.context = &ask;
+  neighbours.first_time_after = [](const void* c, int64_t high) {
+    const Ask& a = *static_cast<const Ask*>(c);
+    if (a.st->sorted || high == a.st->max_time) return INT64_MAX;
+    // The rows of one late run ask about the same page: the walk is done once.
+    if (a.mem->below_page_ != a.st->last_page) {
+      a.mem->below_page_ = a.st->last_page;
+      a.mem->below_time_ = a.mem->FirstTimeAfter(*a.st, high);
     }
-  }
-  // A late row before the whole last page may still go into it, at its start, when no other
-  // page's span reaches up to the row (the page's span then grows down over nothing).
-  int64_t insert_above = INT64_MAX;
-  if (st.rows > 0) {
-    const int64_t last_page_start = pages_.View(st.last_page).first_time;
-    if (row.time < last_page_start) insert_above = LatestTimeBefore(st, last_page_start);
-  }
-  switch (pages_.Append(row, st.rows, rows_coming, prev_time, append_below, insert_above, &st.first_page,
-                        &st.last_page)) {
+    return a.mem->below_time_;
+  };
+  neighbours.latest_time_before = [](const void* c, int64_t low) {
+    const Ask& a = *static_cast<const Ask*>(c);
+    return a.mem->LatestTimeBefore(*a.st, low);
+  };
+  switch (pages_.Append(row, st.rows, rows_coming, prev_time, neighbours, &st.first_page, &st.last_page)) {
     case RowPages::Placement::kAppended: break;
     case RowPages::Placement::kAppendedOutOfOrder:
       // The page may start earlier now, which a remembered "first time after" must not miss.

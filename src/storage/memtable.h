@@ -184,8 +184,8 @@ class Memtable {
   std::vector<SeriesId> ids_;       // parallel to states_
   size_t rows_ = 0;
   // The last late page asked about and the first time of the page after it (AppendPageRow).
-  PageRef below_page_ = kNoPage;
-  int64_t below_time_ = INT64_MAX;
+  mutable PageRef below_page_ = kNoPage;  // writers only (under the owner's exclusive lock)
+  mutable int64_t below_time_ = INT64_MAX;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
   mutable std::mutex order_mu_;  // guards orders_ and page_orders_
   mutable std::unordered_map<SeriesId, std::shared_ptr<const TimeOrder>> orders_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <tuple>
 #include <type_traits>
 
 #include "src/base/check.h"
@@ -153,8 +154,8 @@ void RowPages::SetColumnType(ColumnId c, ValueType type) {
 }
 
 RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,
-                                     int64_t prev_time, int64_t append_below, int64_t insert_above,
-                                     PageRef* first, PageRef* last) {
+                                     int64_t prev_time, const Neighbours& neighbours, PageRef* first,
+                                     PageRef* last) {
   Header* page = *last == kNoPage ? nullptr : HeaderAt(*last);
   scratch_slots_.resize(row.count);
   int32_t* slot_of = scratch_slots_.data();  // the row's values by position in the page's shape
@@ -177,18 +178,20 @@ RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, u
   // or below it, as long as no other page's span is reached: then the page's rows are no longer
   // in time order, and the page says so.
   bool out_of_order = false;
+  int64_t low = 0, high = 0;
   if (fits) {
-    const auto [low, high] = Span(page);
+    std::tie(low, high) = Span(page);
     if (row.time > high) {
-      // Not across a gap (more than twice the page's interval): the missing rows may yet come,
-      // and would then fall inside this page's span with no room left; they get a page of their own.
+      // Not across a long gap (more than 16 of the page's intervals: a whole late batch of a
+      // writer): its rows would come later, then fill this page out of order or find no room in
+      // it; they get a page of their own instead. Short gaps (a few rows late) stay in the page.
       const bool gap = page->count >= 2 && static_cast<uint64_t>(row.time) - static_cast<uint64_t>(high) >
-                                               2 * ((static_cast<uint64_t>(high) - static_cast<uint64_t>(low)) / (page->count - 1));
-      fits = row.time < append_below && !gap;
+                                               16 * ((static_cast<uint64_t>(high) - static_cast<uint64_t>(low)) / (page->count - 1));
+      fits = !gap && row.time < neighbours.first_time_after(neighbours.context, high);
     } else {
       // A repeat of a time goes to a page of its own.
-      fits = (row.time > low || row.time > insert_above) &&
-             std::find(page_times, page_times + page->count, row.time) == page_times + page->count;
+      fits = std::find(page_times, page_times + page->count, row.time) == page_times + page->count &&
+             (row.time > low || row.time > neighbours.latest_time_before(neighbours.context, low));
       out_of_order = fits;
     }
   }
@@ -209,18 +212,18 @@ RowPages::Placement RowPages::Append(const PageRow& row, uint32_t rows_before, u
   }
   ++page->count;
   if (!fits) return Placement::kNewPage;
-  if (out_of_order) {
+  if (out_of_order || page->unordered) {
+    // An unordered page's span is kept here: its first and last rows no longer give it.
     page->unordered = 1;
-    return Placement::kAppendedOutOfOrder;
+    unordered_spans_[page->serial] = {std::min(low, row.time), std::max(high, row.time)};
   }
-  return Placement::kAppended;
+  return out_of_order ? Placement::kAppendedOutOfOrder : Placement::kAppended;
 }
 
 std::pair<int64_t, int64_t> RowPages::Span(const Header* h) const {
   const int64_t* t = reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(h) + kHeaderWords);
   if (!h->unordered) return {t[0], t[h->count - 1]};
-  const auto [lo, hi] = std::minmax_element(t, t + h->count);
-  return {*lo, *hi};
+  return unordered_spans_.at(h->serial);
 }
 
 RowPages::Header* RowPages::StartPage(const PageRow& row, uint32_t rows_before, uint32_t rows_coming,

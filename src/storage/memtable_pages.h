@@ -57,8 +57,8 @@ class RowPages {
   // Pages only ever grow at their end (so a reader's row count still names the rows it saw),
   // and no page's span grows over another's: a row joins the last page after its span when its
   // time is below `append_below` (the first time of the next page in time order; INT64_MAX when
-  // the last page holds the series' newest row) and no gap of more than twice the page's
-  // interval lies between; inside the span, or below it above `insert_above` (the latest time
+  // the last page holds the series' newest row) and no gap of more than 16 of the page's
+  // intervals lies between; inside the span, or below it above `insert_above` (the latest time
   // of the other pages that start before it; INT64_MAX: not below), as a late row of concurrent
   // writers' batches applied out of turn, which leaves the page's rows out of time order (the
   // page is marked so, and readers sort its rows); a page of its own otherwise, as does a
@@ -68,8 +68,16 @@ class RowPages {
     kAppendedOutOfOrder,  // after the last page's rows, inside or below its span
     kNewPage,             // a page of its own, after the last page in the chain
   };
+  // What Append asks about the series' other pages, only when the answer decides (each costs a
+  // walk of the chain): `first_time_after(high)` is `append_below` for the last page's latest
+  // time `high`, `latest_time_before(low)` is `insert_above` for its earliest time `low`.
+  struct Neighbours {
+    const void* context = nullptr;
+    int64_t (*first_time_after)(const void* context, int64_t high) = nullptr;
+    int64_t (*latest_time_before)(const void* context, int64_t low) = nullptr;
+  };
   Placement Append(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,
-                   int64_t append_below, int64_t insert_above, PageRef* first, PageRef* last);
+                   const Neighbours& neighbours, PageRef* first, PageRef* last);
 
   // Stores a string value; the returned pattern goes in a PageRow's values.
   uint64_t StoreString(std::string_view s);
@@ -134,7 +142,10 @@ class RowPages {
   void PrefetchTail(PageRef last) const;
 
   // Heap bytes held: blocks, string blocks, shapes, cached page statistics.
-  size_t bytes() const { return bytes_ + stats_bytes_.load(std::memory_order_relaxed); }
+  size_t bytes() const {
+    // A node of unordered_spans_: key, span, next pointer, hash, and its allocation's header.
+    return bytes_ + stats_bytes_.load(std::memory_order_relaxed) + unordered_spans_.size() * 48;
+  }
 
   // Freed memtables keep up to `bytes` of their blocks for the next ones (process-wide; the
   // engine sets it to its memtable budget). 0: none kept.
@@ -204,6 +215,9 @@ class RowPages {
     static void Free(FrozenStats* f);
   };
   mutable std::deque<std::atomic<FrozenStats*>> frozen_stats_;
+  // Earliest and latest time of each unordered page (few: pages a late row joined), by serial;
+  // changed by writers only.
+  std::unordered_map<uint32_t, std::pair<int64_t, int64_t>> unordered_spans_;
   mutable std::atomic<size_t> stats_bytes_{0};
   std::vector<ColumnId> scratch_columns_;
   std::vector<int32_t> scratch_slots_;
