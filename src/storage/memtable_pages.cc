@@ -75,7 +75,12 @@ void RowPages::SetBlockPoolLimit(size_t bytes) { BlockPool::Get().SetLimit(bytes
 size_t RowPages::BlockPoolBytes() { return BlockPool::Get().FreeBytes(); }
 
 RowPages::~RowPages() {
-  for (auto& f : frozen_stats_) FrozenStats::Free(f.load(std::memory_order_relaxed));
+  for (auto& c : stats_chunks_) {
+    std::atomic<FrozenStats*>* chunk = c.load(std::memory_order_relaxed);
+    if (chunk == nullptr) continue;
+    for (uint32_t i = 0; i < (1u << kStatsChunkBits); ++i) FrozenStats::Free(chunk[i].load(std::memory_order_relaxed));
+    delete[] chunk;
+  }
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (shared_block_[i]) BlockPool::Get().Give(std::move(blocks_[i]));
   }
@@ -141,10 +146,9 @@ PageRef RowPages::NewPage(uint32_t shape, bool sparse, uint32_t capacity) {
   h->shape = shape;
   h->sparse = sparse ? 1 : 0;
   h->unordered = 0;
-  GNOMON_CHECK_MSG(frozen_stats_.size() < (size_t{1} << 31), "too many memtable pages");
-  h->serial = static_cast<uint32_t>(frozen_stats_.size());
-  frozen_stats_.emplace_back(nullptr);
-  bytes_ += sizeof(std::atomic<FrozenStats*>);
+  GNOMON_CHECK_MSG(pages_made_ < (uint32_t{1} << 30), "too many memtable pages");
+  h->serial = pages_made_++;
+  if ((h->serial >> kStatsChunkBits) >= stats_chunks_.size()) stats_chunks_.emplace_back(nullptr);
   return ref;
 }
 
@@ -449,10 +453,23 @@ void RowPages::FrozenStats::Free(FrozenStats* f) {
   ::operator delete(f);
 }
 
+std::atomic<RowPages::FrozenStats*>& RowPages::StatsSlotLocked(uint32_t serial) const {
+  std::atomic<std::atomic<FrozenStats*>*>& dir = stats_chunks_[serial >> kStatsChunkBits];
+  std::atomic<FrozenStats*>* chunk = dir.load(std::memory_order_relaxed);
+  if (chunk == nullptr) {
+    chunk = new std::atomic<FrozenStats*>[1u << kStatsChunkBits]();
+    stats_bytes_.fetch_add(sizeof(std::atomic<FrozenStats*>) << kStatsChunkBits, std::memory_order_relaxed);
+    dir.store(chunk, std::memory_order_release);
+  }
+  return chunk[serial & ((1u << kStatsChunkBits) - 1)];
+}
+
 void RowPages::PrefetchStats(const PageView& view, int step) const {
+  std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
+  if (slot == nullptr) return;
   if (step == 0) {
-    __builtin_prefetch(&frozen_stats_[view.serial]);
-  } else if (const FrozenStats* f = frozen_stats_[view.serial].load(std::memory_order_relaxed)) {
+    __builtin_prefetch(slot);
+  } else if (const FrozenStats* f = slot->load(std::memory_order_relaxed)) {
     __builtin_prefetch(f);
     __builtin_prefetch(reinterpret_cast<const char*>(f) + 64);
   }
@@ -463,7 +480,8 @@ ColumnStats RowPages::PageStats(const PageView& view, ColumnId c, ValueType type
     const std::vector<int32_t>& pos = shape_position_[view.shape];
     const int32_t p = c < pos.size() ? pos[c] : -1;
     if (p < 0) return ColumnStats{};
-    const FrozenStats* f = frozen_stats_[view.serial].load(std::memory_order_acquire);
+    const std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
+    const FrozenStats* f = slot == nullptr ? nullptr : slot->load(std::memory_order_acquire);
     if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
   }
   return PageStats(view.ref, c, type);
@@ -477,10 +495,11 @@ ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {
   const size_t shape_size = shapes_[h->shape].size();
   if (h->next != kNoPage && shape_size <= 64) {
     // A page that takes no more rows: its statistics, once made, are read without a lock.
-    std::atomic<FrozenStats*>& slot = frozen_stats_[h->serial];
-    const FrozenStats* f = slot.load(std::memory_order_acquire);
+    const std::atomic<FrozenStats*>* fast = StatsSlot(h->serial);
+    const FrozenStats* f = fast == nullptr ? nullptr : fast->load(std::memory_order_acquire);
     if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
     std::lock_guard lock(stats_mu_);
+    std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
     FrozenStats* made = slot.load(std::memory_order_relaxed);
     if (made == nullptr) {
       made = FrozenStats::Make(shape_size);

@@ -160,7 +160,7 @@ class RowPages {
     uint32_t shape;
     uint32_t sparse : 1;     // 1: validity bytes follow the values
     uint32_t unordered : 1;  // 1: the rows are not in time order (a late row joined the page)
-    uint32_t serial : 30;    // the page's number in this memtable (frozen_stats_)
+    uint32_t serial : 30;    // the page's number in this memtable (its frozen statistics' slot)
   };
   static_assert(sizeof(Header) == 16);
 
@@ -214,7 +214,20 @@ class RowPages {
     static FrozenStats* Make(size_t columns);
     static void Free(FrozenStats* f);
   };
-  mutable std::deque<std::atomic<FrozenStats*>> frozen_stats_;
+  // In chunks of kStatsChunk slots, each made when a reader first needs one of its pages (most
+  // pages are never asked: at ten million series a slot per page would cost 8 bytes a row); the
+  // chunk directory grows with the pages (writers) and is read by readers.
+  static constexpr uint32_t kStatsChunkBits = 12;
+  using StatsChunk = std::atomic<FrozenStats*>[];
+  mutable std::deque<std::atomic<std::atomic<FrozenStats*>*>> stats_chunks_;
+  uint32_t pages_made_ = 0;
+  // The slot of page `serial`, its chunk made if needed; REQUIRES stats_mu_.
+  std::atomic<FrozenStats*>& StatsSlotLocked(uint32_t serial) const;
+  // The slot of page `serial`, or nullptr while its chunk has not been made.
+  std::atomic<FrozenStats*>* StatsSlot(uint32_t serial) const {
+    std::atomic<FrozenStats*>* chunk = stats_chunks_[serial >> kStatsChunkBits].load(std::memory_order_acquire);
+    return chunk == nullptr ? nullptr : &chunk[serial & ((1u << kStatsChunkBits) - 1)];
+  }
   // Earliest and latest time of each unordered page (few: pages a late row joined), by serial;
   // changed by writers only.
   std::unordered_map<uint32_t, std::pair<int64_t, int64_t>> unordered_spans_;
