@@ -295,41 +295,6 @@ const int64_t* RowPages::Times(PageRef ref) const {
   return reinterpret_cast<const int64_t*>(reinterpret_cast<const uint64_t*>(HeaderAt(ref)) + kHeaderWords);
 }
 
-void RowPages::AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
-                                     ColumnBuffer* out) const {
-  // AppendPageColumn's work with rows picked one by one.
-  const bool is_string = out->type == ValueType::kString;
-  const std::vector<int32_t>& pos = shape_position_[h->shape];
-  const int32_t p = c < pos.size() ? pos[c] : -1;
-  const size_t cap = h->capacity;
-  const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
-  const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
-  const size_t base = is_string ? out->strings.size() : out->bits.size();
-  const size_t n = picks.size();
-  auto has = [&](uint16_t i) { return p >= 0 && (valid == nullptr || valid[p * cap + i] != 0); };
-  const bool page_nulls = p < 0 || valid != nullptr;
-  if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
-  if (is_string) {
-    out->strings.resize(base + n);
-    for (size_t k = 0; k < n; ++k) {
-      if (has(picks[k])) out->strings[base + k] = String(values[p * cap + picks[k]]);
-    }
-  } else {
-    out->bits.resize(base + n, 0);
-    if (p >= 0) {
-      for (size_t k = 0; k < n; ++k) out->bits[base + k] = has(picks[k]) ? values[p * cap + picks[k]] : 0;
-    }
-  }
-  if (page_nulls || !out->validity.empty()) {
-    out->validity.resize(base + n, 1);
-    for (size_t k = 0; k < n; ++k) {
-      if (!has(picks[k])) {
-        out->validity[base + k] = 0;
-        ++out->null_count;
-      }
-    }
-  }
-}
 
 bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const {
   bool named = false;
@@ -360,8 +325,11 @@ void RowPages::GatherTimes(PageRef first, size_t limit, std::vector<int64_t>* ti
   }
 }
 
-void RowPages::AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t to,
-                                ColumnBuffer* out) const {
+// Appends column `c` of `n` rows of page `h` to *out, the k-th being page row row_at(k); rows
+// from `row_at(0)` on when `contiguous` (then numbers are copied in one go).
+template <typename RowAt>
+void RowPages::AppendPageRows(const Header* h, ColumnId c, size_t n, RowAt row_at, bool contiguous,
+                              ColumnBuffer* out) const {
   const bool is_string = out->type == ValueType::kString;
   const std::vector<int32_t>& pos = shape_position_[h->shape];
   const int32_t p = c < pos.size() ? pos[c] : -1;
@@ -369,36 +337,50 @@ void RowPages::AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t
   const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
   const uint8_t* valid = h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) : nullptr;
   const size_t base = is_string ? out->strings.size() : out->bits.size();
-  const size_t n = to - from;
+  auto has = [&](size_t row) { return p >= 0 && (valid == nullptr || valid[p * cap + row] != 0); };
   // Rows may lack the column: validity for all rows gathered so far, then this page's.
   const bool page_nulls = p < 0 || valid != nullptr;
   if (page_nulls && out->validity.size() < base) out->validity.assign(base, 1);
   if (is_string) {
     out->strings.resize(base + n);
-    for (size_t i = 0; i < n; ++i) {
-      const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
-      if (has) out->strings[base + i] = String(values[p * cap + from + i]);
+    for (size_t k = 0; k < n; ++k) {
+      if (has(row_at(k))) out->strings[base + k] = String(values[p * cap + row_at(k)]);
     }
-  } else if (p >= 0) {
-    out->bits.insert(out->bits.end(), values + p * cap + from, values + p * cap + to);
+  } else if (p >= 0 && contiguous && n > 0) {
+    const uint64_t* from = values + p * cap + row_at(0);
+    out->bits.insert(out->bits.end(), from, from + n);
     if (valid != nullptr) {
-      for (size_t i = 0; i < n; ++i) {
-        if (valid[p * cap + from + i] == 0) out->bits[base + i] = 0;
+      for (size_t k = 0; k < n; ++k) {
+        if (!has(row_at(k))) out->bits[base + k] = 0;
       }
     }
   } else {
     out->bits.resize(base + n, 0);
+    if (p >= 0) {
+      for (size_t k = 0; k < n; ++k) {
+        if (has(row_at(k))) out->bits[base + k] = values[p * cap + row_at(k)];
+      }
+    }
   }
   if (page_nulls || !out->validity.empty()) {
     out->validity.resize(base + n, 1);
-    for (size_t i = 0; i < n; ++i) {
-      const bool has = p >= 0 && (valid == nullptr || valid[p * cap + from + i] != 0);
-      if (!has) {
-        out->validity[base + i] = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (!has(row_at(k))) {
+        out->validity[base + k] = 0;
         ++out->null_count;
       }
     }
   }
+}
+
+void RowPages::AppendPageColumn(const Header* h, ColumnId c, size_t from, size_t to,
+                                ColumnBuffer* out) const {
+  AppendPageRows(h, c, to - from, [from](size_t k) { return from + k; }, true, out);
+}
+
+void RowPages::AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
+                                     ColumnBuffer* out) const {
+  AppendPageRows(h, c, picks.size(), [picks](size_t k) { return size_t{picks[k]}; }, false, out);
 }
 
 bool RowPages::GatherColumn(PageRef first, ColumnId c, std::span<const RowRange> ranges,

@@ -167,6 +167,9 @@ class RowPages {
   Header* HeaderAt(PageRef ref) const;
   // Earliest and latest time of page `h`.
   std::pair<int64_t, int64_t> Span(const Header* h) const;
+  template <typename RowAt>
+  void AppendPageRows(const Header* h, ColumnId c, size_t n, RowAt row_at, bool contiguous,
+                      ColumnBuffer* out) const;
   // Appends rows `picks` of page `h` of column `c` to *out, in that order.
   void AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
                              ColumnBuffer* out) const;
