@@ -44,6 +44,10 @@ class LastValueCache {
   // Whether a row of `series` at `time` is kept: false when older than the cached one; a newer
   // one (or the first) starts the row afresh, one of the same time merges into it.
   bool Admit(SeriesId series, int64_t time);
+  // Offer's fast path: a row newer than the cached one, of numeric fields only (and column ids
+  // below 64). Returns false, doing nothing, for any other row.
+  bool OfferNewer(SeriesId series, int64_t time, const TableBatch& batch, const Row& row,
+                  const std::vector<ColumnId>& field_ids);
   // Column `c` with room for `series`.
   Column& ColumnFor(ColumnId c, SeriesId series, bool strings);
 
