@@ -11,6 +11,8 @@
 
 #include <cstring>
 #include <malloc.h>
+#include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -311,6 +313,88 @@ TEST_F(MemtableTest, AppendRowsReadsAsAppendRowByRow) {
       EXPECT_EQ(g->columns[c].strings, o->columns[c].strings) << "round " << round;
       EXPECT_EQ(g->columns[c].validity, o->columns[c].validity) << "round " << round;
       EXPECT_EQ(g->columns[c].null_count, o->columns[c].null_count) << "round " << round;
+    }
+  }
+}
+
+// Against a model: random rows (repeated times, late rows, missing fields of every type),
+// appended one by one or in runs, read back sorted with repeats merged field by field (the later
+// write winning), whatever pages, late pages or unordered pages they landed in.
+TEST_F(MemtableTest, RandomWritesReadAsTheModelSays) {
+  std::mt19937 rng(42);
+  for (int round = 0; round < 150; ++round) {
+    const SeriesId id = static_cast<SeriesId>(round);  // a series of its own each round
+    const int n = 1 + static_cast<int>(rng() % 400);
+    const int spread = 1 + static_cast<int>(rng() % 30);  // how late a row may be, in steps
+    std::vector<Put> puts;
+    for (int i = 0; i < n; ++i) {
+      Put p;
+      const int step = std::max(0, i - static_cast<int>(rng() % spread));
+      p.time = int64_t{step} * 10'000'000'000;
+      if (rng() % 5) p.a = static_cast<int64_t>(rng() % 1000);
+      if (rng() % 5) p.b = static_cast<double>(rng() % 1000) / 8;
+      if (rng() % 4 == 0) p.s = "s" + std::to_string(rng() % 100);
+      if (rng() % 6 == 0) p.f = rng() % 2 == 0;
+      if (rng() % 6 == 0) p.u = rng() % 50;
+      puts.push_back(p);
+    }
+    // The model: by time, each field's last written value.
+    std::map<int64_t, std::array<std::optional<std::string>, 5>> model;
+    for (const Put& p : puts) {
+      auto& cells = model[p.time];
+      if (p.a) cells[0] = std::to_string(*p.a);
+      if (p.b) cells[1] = std::to_string(*p.b);
+      if (p.s) cells[2] = "'" + *p.s + "'";
+      if (p.f) cells[3] = *p.f ? "true" : "false";
+      if (p.u) cells[4] = std::to_string(*p.u) + "u";
+    }
+    // Runs of random length: alternately row by row and as one AppendRows of a batch.
+    for (size_t b = 0; b < puts.size();) {
+      const size_t e = std::min(puts.size(), b + 1 + rng() % 40);
+      std::vector<Put> run(puts.begin() + b, puts.begin() + e);
+      if (rng() % 2 == 0) {
+        Append(id, run);
+      } else {
+        TableBatch batch("t");
+        uint32_t fa, fb, fs, ff, fu;
+        ASSERT_TRUE(batch.FindOrAddField("a", ValueType::kInt64, &fa));
+        ASSERT_TRUE(batch.FindOrAddField("b", ValueType::kFloat64, &fb));
+        ASSERT_TRUE(batch.FindOrAddField("s", ValueType::kString, &fs));
+        ASSERT_TRUE(batch.FindOrAddField("f", ValueType::kBool, &ff));
+        ASSERT_TRUE(batch.FindOrAddField("u", ValueType::kUInt64, &fu));
+        const uint32_t series = batch.AddSeries({{"host", "h"}});
+        std::vector<uint32_t> rows;
+        for (const Put& p : run) {
+          rows.push_back(static_cast<uint32_t>(batch.rows().size()));
+          batch.BeginRow(series, p.time, 1);
+          if (p.a) batch.AddInt(fa, *p.a);
+          if (p.b) batch.AddFloat(fb, *p.b);
+          if (p.s) batch.AddString(fs, *p.s);
+          if (p.f) batch.AddBool(ff, *p.f);
+          if (p.u) batch.AddUInt(fu, *p.u);
+        }
+        mem_.AppendRows(id, batch, rows, {kA, kB, kS, kF, kU}, schema_);
+      }
+      b = e;
+    }
+    // A window inside the data, and the whole of it.
+    const int64_t lo = model.begin()->first + (model.size() > 4 ? 20'000'000'000 : 0);
+    for (const int64_t from : {INT64_MIN, lo}) {
+      const Rows got = Read(id, from, INT64_MAX);
+      Rows want;
+      for (const auto& [t, cells] : model) {
+        if (t < from) continue;
+        std::vector<std::string> row = {std::to_string(t)};
+        for (const auto& c : cells) row.push_back(c ? *c : "NULL");
+        want.push_back(row);
+      }
+      ASSERT_EQ(got.size(), want.size()) << "round " << round;
+      for (size_t r = 0; r < got.size(); ++r) {
+        for (size_t c = 0; c < got[r].size(); ++c) {
+          const std::string cell = got[r][c] == "absent" ? "NULL" : got[r][c];
+          ASSERT_EQ(cell, want[r][c]) << "round " << round << " row " << r << " column " << c;
+        }
+      }
     }
   }
 }
