@@ -119,8 +119,6 @@ bool UseFile(const Profile& p, const ProfileRunOptions& o) {
   return EstimatedDataBytes(p) < FreeBytes(o.work_dir) / 2;
 }
 
-Result<JsonValue> ParseJson(const std::string& text) { return JsonValue::Parse(text); }
-
 struct Phase {
   const Profile& profile;
   const ProfileRunOptions& options;
@@ -155,7 +153,7 @@ Status RunLoadPhase(const Phase& ph, const DataGenConfig& config, const std::str
 
   const std::string json = LoadStatsToJson(load, stats, data_file.empty() ? "(generated)" : data_file);
   GNOMON_RETURN_IF_ERROR(port::WriteFileAtomic(port::Env::Default(), ph.options.out_dir + "/load.json", json));
-  GNOMON_ASSIGN_OR_RETURN(JsonValue doc, ParseJson(json));
+  GNOMON_ASSIGN_OR_RETURN(JsonValue doc, JsonValue::Parse(json));
   GNOMON_ASSIGN_OR_RETURN(ph.result->report.load, LoadFiguresFromJson(doc));
   Log(ph.options, "loaded %llu rows in %.1f s: %.0f rows/s, server %.2f us/row, peak RSS %.0f MB",
       static_cast<unsigned long long>(stats.totals.rows), stats.elapsed_s,
@@ -190,7 +188,7 @@ Status RunQueryType(const Phase& ph, const std::string& type, const std::string&
   const std::string dir = ph.options.out_dir + "/queries-" + phase_name;
   GNOMON_RETURN_IF_ERROR(port::Env::Default()->CreateDirs(dir));
   GNOMON_RETURN_IF_ERROR(port::WriteFileAtomic(port::Env::Default(), dir + "/" + type + ".json", json));
-  GNOMON_ASSIGN_OR_RETURN(JsonValue doc, ParseJson(json));
+  GNOMON_ASSIGN_OR_RETURN(JsonValue doc, JsonValue::Parse(json));
   GNOMON_ASSIGN_OR_RETURN(auto figures, QueryFiguresFromJson(doc, type + " (" + phase_name + ")"));
   for (const QueryFigures& f : figures) {
     Log(ph.options, "%s (%s): mean %.2f ms, p99 %.2f ms, %.0f queries/s", type.c_str(),

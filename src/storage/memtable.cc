@@ -19,6 +19,28 @@ void Empty(ColumnBuffer* c) {
   c->null_count = 0;
 }
 
+// Fills columns `columns` of *out (emptied by the caller) by `gather(column id, buffer)`, which
+// returns whether any page read has the column: a column no page has stays absent (kNull), as
+// in a segment.
+template <typename Gather>
+void GatherEachColumn(const RowPages& pages, const std::vector<int>& columns, std::vector<ColumnBuffer>* out,
+                      Gather gather) {
+  int max_col = -1;
+  for (int c : columns) max_col = std::max(max_col, c);
+  if (out->size() < static_cast<size_t>(max_col + 1)) out->resize(max_col + 1);
+  for (int c : columns) {
+    if (c < 0) continue;
+    ColumnBuffer& dst = (*out)[c];
+    dst.type = pages.ColumnType(static_cast<ColumnId>(c));
+    if (dst.type == ValueType::kNull) continue;
+    if (!gather(static_cast<ColumnId>(c), &dst)) {
+      Empty(&dst);
+      continue;
+    }
+    if (dst.null_count == 0) dst.validity.clear();
+  }
+}
+
 // Sorts `order` (positions into `times`) by time, stably. Out-of-order rows usually come from
 // concurrent writers' batches applied out of turn: the positions form a few ascending runs.
 void SortByTime(const int64_t* times, std::vector<uint32_t>* order_ptr) {
@@ -278,20 +300,9 @@ std::shared_ptr<const TimeOrder> Memtable::OrderOf(SeriesId id, const std::vecto
 
 void Memtable::GatherColumns(const SeriesState& st, const std::vector<int>& columns,
                              std::span<const RowRange> ranges, std::vector<ColumnBuffer>* out) const {
-  int max_col = -1;
-  for (int c : columns) max_col = std::max(max_col, c);
-  if (out->size() < static_cast<size_t>(max_col + 1)) out->resize(max_col + 1);
-  for (int c : columns) {
-    if (c < 0) continue;
-    ColumnBuffer& dst = (*out)[c];
-    dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
-    if (dst.type == ValueType::kNull) continue;
-    if (!pages_.GatherColumn(st.first_page, static_cast<ColumnId>(c), ranges, &dst)) {
-      Empty(&dst);
-      continue;
-    }
-    if (dst.null_count == 0) dst.validity.clear();
-  }
+  GatherEachColumn(pages_, columns, out, [&](ColumnId c, ColumnBuffer* dst) {
+    return pages_.GatherColumn(st.first_page, c, ranges, dst);
+  });
 }
 
 void Memtable::ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) const {
@@ -459,10 +470,8 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
                                 const PageOffer* offer, SortedSeries* out) const {
   thread_local std::vector<RowPages::PageSlice> slices;
   thread_local std::vector<uint16_t> picks;  // rows of unordered pages, by time
-  thread_local std::vector<size_t> picked;   // the slices that read picks
   slices.clear();
   picks.clear();
-  picked.clear();
   std::vector<ColumnStats> stats(offer != nullptr ? columns.size() : 0);
   constexpr size_t kAhead[2] = {8, 4};  // pages ahead for each PrefetchStats step
   for (size_t i = 0; i < pages.size(); ++i) {
@@ -478,10 +487,10 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
     if (offer != nullptr && p.rows == page.count && p.rows >= kMinStatsPageRows &&
         page.first_time >= min_time && page.last_time <= max_time &&
         (*can_use)(page.first_time, page.last_time)) {
-      for (size_t i = 0; i < columns.size(); ++i) {
-        const int c = columns[i];
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int c = columns[k];
         const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
-        stats[i] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(page, static_cast<ColumnId>(c), type);
+        stats[k] = type == ValueType::kNull ? ColumnStats{} : pages_.PageStats(page, static_cast<ColumnId>(c), type);
       }
       if ((*offer)(page.first_time, page.last_time, p.rows, stats)) continue;
     }
@@ -490,39 +499,25 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
     if (page.unordered) {
       // A late row joined this page: its rows in range, sorted by time (times are unique in a page).
       const auto begin = static_cast<uint32_t>(picks.size());
-      for (uint32_t i = 0; i < p.rows; ++i) {
-        if (t[i] >= min_time && t[i] <= max_time) picks.push_back(static_cast<uint16_t>(i));
+      for (uint32_t r = 0; r < p.rows; ++r) {
+        if (t[r] >= min_time && t[r] <= max_time) picks.push_back(static_cast<uint16_t>(r));
       }
       std::sort(picks.begin() + begin, picks.end(), [t](uint16_t a, uint16_t b) { return t[a] < t[b]; });
       if (begin == picks.size()) continue;
-      picked.push_back(slices.size());
-      slices.push_back({page.ref, begin, static_cast<uint32_t>(picks.size()), nullptr});
-      for (size_t i = begin; i < picks.size(); ++i) out->times.push_back(t[picks[i]]);
+      slices.push_back({page.ref, begin, static_cast<uint32_t>(picks.size()), true});
+      for (size_t k = begin; k < picks.size(); ++k) out->times.push_back(t[picks[k]]);
       continue;
     }
     const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
     const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
     if (from == to) continue;
-    slices.push_back({page.ref, from, to, nullptr});
+    slices.push_back({page.ref, from, to, false});
     out->times.insert(out->times.end(), t + from, t + to);
   }
-  // The picks are final now (their vector no longer grows): point the slices at them.
-  for (size_t k : picked) slices[k].picks = picks.data();
   if (slices.empty()) return;
-  int max_col = -1;
-  for (int c : columns) max_col = std::max(max_col, c);
-  if (out->columns.size() < static_cast<size_t>(max_col + 1)) out->columns.resize(max_col + 1);
-  for (int c : columns) {
-    if (c < 0) continue;
-    ColumnBuffer& dst = out->columns[c];
-    dst.type = pages_.ColumnType(static_cast<ColumnId>(c));
-    if (dst.type == ValueType::kNull) continue;
-    if (!pages_.GatherColumnSlices(static_cast<ColumnId>(c), slices, &dst)) {
-      Empty(&dst);
-      continue;
-    }
-    if (dst.null_count == 0) dst.validity.clear();
-  }
+  GatherEachColumn(pages_, columns, &out->columns, [&](ColumnId c, ColumnBuffer* dst) {
+    return pages_.GatherColumnSlices(c, slices, picks, dst);
+  });
 }
 
 bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,

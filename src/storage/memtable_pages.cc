@@ -296,7 +296,8 @@ const int64_t* RowPages::Times(PageRef ref) const {
 }
 
 
-bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const {
+bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, std::span<const uint16_t> picks,
+                                  ColumnBuffer* out) const {
   bool named = false;
   for (const PageSlice& s : slices) {
     const Header* h = HeaderAt(s.ref);
@@ -305,8 +306,8 @@ bool RowPages::GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices,
   }
   if (!named) return false;
   for (const PageSlice& s : slices) {
-    if (s.picks != nullptr) {
-      AppendPageColumnPicks(HeaderAt(s.ref), c, {s.picks + s.from, s.to - s.from}, out);
+    if (s.picked) {
+      AppendPageColumnPicks(HeaderAt(s.ref), c, picks.subspan(s.from, s.to - s.from), out);
     } else {
       AppendPageColumn(HeaderAt(s.ref), c, s.from, s.to, out);
     }
@@ -458,42 +459,39 @@ void RowPages::PrefetchStats(const PageView& view, int step) const {
 }
 
 ColumnStats RowPages::PageStats(const PageView& view, ColumnId c, ValueType type) const {
-  if (view.next != kNoPage) {
-    const std::vector<int32_t>& pos = shape_position_[view.shape];
-    const int32_t p = c < pos.size() ? pos[c] : -1;
-    if (p < 0) return ColumnStats{};
+  const std::vector<int32_t>& pos = shape_position_[view.shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  if (p < 0) return ColumnStats{};
+  if (view.next != kNoPage && shapes_[view.shape].size() <= 64) {
+    // A page that takes no more rows: its statistics, once made, are read without a lock and
+    // without touching the page.
     const std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
     const FrozenStats* f = slot == nullptr ? nullptr : slot->load(std::memory_order_acquire);
     if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
+    return MakeFrozenStats(HeaderAt(view.ref), p, type);
   }
-  return PageStats(view.ref, c, type);
+  return LastPageStats(view.ref, c, p, type);
 }
 
-ColumnStats RowPages::PageStats(PageRef ref, ColumnId c, ValueType type) const {
-  const Header* h = HeaderAt(ref);
-  const std::vector<int32_t>& pos = shape_position_[h->shape];
-  const int32_t p = c < pos.size() ? pos[c] : -1;
-  if (p < 0) return ColumnStats{};
-  const size_t shape_size = shapes_[h->shape].size();
-  if (h->next != kNoPage && shape_size <= 64) {
-    // A page that takes no more rows: its statistics, once made, are read without a lock.
-    const std::atomic<FrozenStats*>* fast = StatsSlot(h->serial);
-    const FrozenStats* f = fast == nullptr ? nullptr : fast->load(std::memory_order_acquire);
-    if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
-    std::lock_guard lock(stats_mu_);
-    std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
-    FrozenStats* made = slot.load(std::memory_order_relaxed);
-    if (made == nullptr) {
-      made = FrozenStats::Make(shape_size);
-      stats_bytes_.fetch_add(sizeof(FrozenStats) + shape_size * sizeof(ColumnStats), std::memory_order_relaxed);
-      slot.store(made, std::memory_order_release);
-    }
-    if (!(made->ready.load(std::memory_order_relaxed) >> p & 1)) {
-      made->stats[p] = ComputePageStats(h, p, type);
-      made->ready.fetch_or(uint64_t{1} << p, std::memory_order_release);
-    }
-    return made->stats[p];
+ColumnStats RowPages::MakeFrozenStats(const Header* h, int32_t p, ValueType type) const {
+  std::lock_guard lock(stats_mu_);
+  std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
+  FrozenStats* made = slot.load(std::memory_order_relaxed);
+  if (made == nullptr) {
+    const size_t shape_size = shapes_[h->shape].size();
+    made = FrozenStats::Make(shape_size);
+    stats_bytes_.fetch_add(sizeof(FrozenStats) + shape_size * sizeof(ColumnStats), std::memory_order_relaxed);
+    slot.store(made, std::memory_order_release);
   }
+  if (!(made->ready.load(std::memory_order_relaxed) >> p & 1)) {
+    made->stats[p] = ComputePageStats(h, p, type);
+    made->ready.fetch_or(uint64_t{1} << p, std::memory_order_release);
+  }
+  return made->stats[p];
+}
+
+ColumnStats RowPages::LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const {
+  const Header* h = HeaderAt(ref);
   const uint64_t key = (static_cast<uint64_t>(ref) << 32) | c;
   {
     std::lock_guard lock(stats_mu_);

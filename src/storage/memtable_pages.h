@@ -104,15 +104,17 @@ class RowPages {
     PageRef ref;
     uint32_t from;
     uint32_t to;
-    // When set: rows picks[from .. to) of the page, in that order (an unordered page's rows
-    // sorted by time).
-    const uint16_t* picks = nullptr;
+    // Rows picks[from .. to) of the page instead, in that order (an unordered page's rows sorted
+    // by time).
+    bool picked = false;
   };
   // The page's times (ascending unless the page is unordered), `count` of them.
   const int64_t* Times(PageRef ref) const;
   // Appends column `c` of the slices' rows to *out (whose type must be set), in the slices'
-  // order; a row without a value becomes a null. Returns whether any slice's page has the column.
-  bool GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, ColumnBuffer* out) const;
+  // order; a row without a value becomes a null. `picks` holds the rows of picked slices.
+  // Returns whether any slice's page has the column.
+  bool GatherColumnSlices(ColumnId c, std::span<const PageSlice> slices, std::span<const uint16_t> picks,
+                          ColumnBuffer* out) const;
 
   // One page of a chain, as a reader walks it.
   struct PageView {
@@ -128,11 +130,9 @@ class RowPages {
   PageView View(PageRef ref) const;
   // Statistics of column `c` (of type `type`) over the rows of the page `view` was taken of
   // (while it still had view.count rows), cached: a page that takes no more rows (another
-  // follows it) is then answered from the view alone, without touching the page.
+  // follows it) is then answered from the view alone, without touching the page; a chain's last
+  // page, which still grows, from a cache checked against its row count.
   ColumnStats PageStats(const PageView& view, ColumnId c, ValueType type) const;
-  // Statistics of column `c` (of type `type`) over the page's rows, cached for a page that is
-  // read again with as many rows.
-  ColumnStats PageStats(PageRef ref, ColumnId c, ValueType type) const;
 
   // Cache hints for PageStats of `view`, issued a few pages ahead: step 0 its frozen statistics'
   // slot, step 1 (the slot fetched) the statistics.
@@ -175,6 +175,10 @@ class RowPages {
                              ColumnBuffer* out) const;
   // Statistics of the column at position `p` of page `h`'s shape.
   ColumnStats ComputePageStats(const Header* h, int32_t p, ValueType type) const;
+  // PageStats' slow paths: a page that takes no more rows (made once, under stats_mu_), and a
+  // chain's last page (the count-checked map).
+  ColumnStats MakeFrozenStats(const Header* h, int32_t p, ValueType type) const;
+  ColumnStats LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const;
   // Starts a page for `row` after `page` (nullptr: the chain's first), sized as Append says, and
   // fills slot_of with the row's value positions in it.
   Header* StartPage(const PageRow& row, uint32_t rows_before, uint32_t rows_coming, int64_t prev_time,

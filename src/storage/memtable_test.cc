@@ -594,16 +594,26 @@ TEST(MemtableMemoryTest, ApproximateBytesTrackTheHeapForManyShortSeries) {
 namespace gnomon::storage {
 namespace {
 
+// The page tests' setting: one int64 field `v` in the schema and the batch, and one series.
+struct OneIntField {
+  TableSchema schema;
+  ColumnId v = 0;
+  TableBatch batch{"t"};
+  uint32_t f = 0;
+  uint32_t s = 0;
+  bool ok = false;
+  OneIntField() {
+    ok = schema.AddField("v", ValueType::kInt64, &v).ok() && batch.FindOrAddField("v", ValueType::kInt64, &f);
+    s = batch.AddSeries({{"host", "h"}});
+  }
+};
+
 // Pages hold one hour each, so a sorted series can offer whole pages' statistics in place of
 // their rows; the rows of pages declined (or too small, or cut by the range) come back as rows.
 TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
-  TableSchema schema;
-  ColumnId v;
-  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
-  TableBatch batch("t");
-  uint32_t f;
-  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
-  const uint32_t s = batch.AddSeries({{"host", "h"}});
+  OneIntField setting;
+  ASSERT_TRUE(setting.ok);
+  auto& [schema, v, batch, f, s, ok] = setting;
   constexpr int64_t kSec = 1000000000;
   constexpr int kRows = 3 * 360;  // three hours at 10 s
   std::vector<uint32_t> rows;
@@ -680,13 +690,9 @@ namespace {
 // page statistics and rows page by page, with no row sort, and a prefix (a reader's snapshot)
 // sees exactly the rows written before it.
 TEST(MemtablePageStatsTest, BatchesAppliedOutOfTurnStillReadInPageOrder) {
-  TableSchema schema;
-  ColumnId v;
-  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
-  TableBatch batch("t");
-  uint32_t f;
-  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
-  const uint32_t s = batch.AddSeries({{"host", "h"}});
+  OneIntField setting;
+  ASSERT_TRUE(setting.ok);
+  auto& [schema, v, batch, f, s, ok] = setting;
   constexpr int64_t kSec = 1000000000;
   constexpr int kRows = 3 * 360;
   for (int i = 0; i < kRows; ++i) {
@@ -853,13 +859,9 @@ namespace {
 
 // A freed memtable's blocks wait in the pool for the next memtable, up to the limit.
 TEST(MemtableBlockPoolTest, FreedBlocksServeTheNextMemtableUpToTheLimit) {
-  TableSchema schema;
-  ColumnId v;
-  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
-  TableBatch batch("t");
-  uint32_t f;
-  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
-  const uint32_t s = batch.AddSeries({});
+  OneIntField setting;
+  ASSERT_TRUE(setting.ok);
+  auto& [schema, v, batch, f, s, ok] = setting;
   batch.BeginRow(s, 1, 1);
   batch.AddInt(f, 1);
   const std::vector<uint32_t> one = {0};
@@ -892,13 +894,9 @@ namespace {
 
 // Pages are cut at hour slices; the earliest and latest times have slices too.
 TEST(MemtableSliceTest, TimesAtTheEndsOfInt64ReadBack) {
-  TableSchema schema;
-  ColumnId v;
-  ASSERT_TRUE(schema.AddField("v", ValueType::kInt64, &v).ok());
-  TableBatch batch("t");
-  uint32_t f;
-  ASSERT_TRUE(batch.FindOrAddField("v", ValueType::kInt64, &f));
-  const uint32_t s = batch.AddSeries({});
+  OneIntField setting;
+  ASSERT_TRUE(setting.ok);
+  auto& [schema, v, batch, f, s, ok] = setting;
   const std::vector<int64_t> times = {INT64_MIN, INT64_MIN + 10, -1, 0, INT64_MAX - 10, INT64_MAX};
   Memtable mem;
   for (size_t i = 0; i < times.size(); ++i) {
