@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "src/base/fault_point.h"
 #include "src/base/logging.h"
 #include "src/index/series_log.h"
 #include "src/index/series_snapshot.h"
@@ -145,6 +146,7 @@ std::optional<SeriesId> SeriesRegistry::Find(uint64_t hash, std::span<const TagR
 
 Status SeriesRegistry::WriteToLog(std::string_view batch, uint32_t durable_through) {
   Status s = log_->Append(batch);
+  if (s.ok()) GNOMON_FAULT_POINT("registry.before_sync");
   if (s.ok()) s = log_->Sync();
   if (!s.ok()) {
     s = s.WithContext(log_path_);

@@ -96,7 +96,10 @@ class Env {
 // Helpers over any Env.
 Result<std::string> ReadFileToString(Env* env, const std::string& path);
 // Writes data to path durably and atomically: write a temporary, sync, rename, sync the directory.
-Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data);
+// A non-empty `fault_name` passes the fault points "<fault_name>.before_rename" and
+// "<fault_name>.before_dir_sync" (src/base/fault_point.h).
+Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data,
+                       std::string_view fault_name = {});
 std::string JoinPath(std::string_view dir, std::string_view name);
 std::string DirName(std::string_view path);
 

@@ -1,5 +1,7 @@
 #include "src/port/env.h"
 
+#include "src/base/fault_point.h"
+
 namespace gnomon::port {
 
 std::string JoinPath(std::string_view dir, std::string_view name) {
@@ -29,7 +31,8 @@ Result<std::string> ReadFileToString(Env* env, const std::string& path) {
   return out;
 }
 
-Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data) {
+Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data,
+                       std::string_view fault_name) {
   std::string tmp = path + ".tmp";
   {
     GNOMON_ASSIGN_OR_RETURN(auto file, env->NewWritableFile(tmp));
@@ -37,7 +40,9 @@ Status WriteFileAtomic(Env* env, const std::string& path, std::string_view data)
     GNOMON_RETURN_IF_ERROR(file->Sync());
     GNOMON_RETURN_IF_ERROR(file->Close());
   }
+  if (!fault_name.empty()) GNOMON_FAULT_POINT(std::string(fault_name) + ".before_rename");
   GNOMON_RETURN_IF_ERROR(env->RenameFile(tmp, path));
+  if (!fault_name.empty()) GNOMON_FAULT_POINT(std::string(fault_name) + ".before_dir_sync");
   return env->SyncDir(DirName(path));
 }
 

@@ -252,8 +252,9 @@ Status FaultInjectionEnv::SyncDir(const std::string& raw_dir) {
   return Status::OK();
 }
 
-Status FaultInjectionEnv::SimulateCrash(CrashMode mode, uint64_t seed) {
+Status FaultInjectionEnv::SimulateCrash(CrashMode mode, uint64_t seed, bool reboot) {
   std::lock_guard<std::mutex> lock(mu_);
+  active_ = false;  // nothing written meanwhile lands after the truncation
   std::mt19937_64 rng(seed);
   for (auto it = files_.begin(); it != files_.end();) {
     const std::string& path = it->first;
@@ -284,6 +285,7 @@ Status FaultInjectionEnv::SimulateCrash(CrashMode mode, uint64_t seed) {
     state.synced = now;  // after the reboot, what is on disk is durable
     ++it;
   }
+  if (!reboot) return Status::OK();
   active_ = true;
   write_bytes_left_ = UINT64_MAX;
   write_calls_left_ = UINT64_MAX;

@@ -52,8 +52,10 @@ class FaultInjectionEnv final : public Env {
   };
   // Simulates power loss and reboot, then reactivates the file system and clears injected faults.
   // REQUIRES: every WritableFile obtained from this env is closed or destroyed (a buffered file
-  // would otherwise write its buffer after the "crash").
-  Status SimulateCrash(CrashMode mode = CrashMode::kDropUnsynced, uint64_t seed = 0);
+  // would otherwise write its buffer after the "crash"), unless `reboot` is false: the file system
+  // then stays down (every mutation fails), for a process that dies right after with files open.
+  Status SimulateCrash(CrashMode mode = CrashMode::kDropUnsynced, uint64_t seed = 0,
+                       bool reboot = true);
 
   // While inactive, appends, flushes, syncs, creations, removals and renames fail with IOError
   // and change nothing: the moment of a crash, as the process would see it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "src/base/fault_point.h"
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
 #include "src/wal/replay.h"
@@ -470,6 +471,7 @@ Status EngineImpl::SaveManifestLocked() {
   // On failure the files stay: unlisted segments are removed at the next start.
   GNOMON_RETURN_IF_ERROR(SaveManifest(env_, options_.data_dir, m));
   for (const auto& t : listed) t->set_in_manifest();
+  if (!removable.empty()) GNOMON_FAULT_POINT("manifest.before_remove");
   for (const std::string& path : removable) {
     Status s = env_->RemoveFile(path);
     if (!s.ok()) GNOMON_LOG_WARN("could not remove obsolete segment: {}", s.ToString());

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 
+#include "src/base/fault_point.h"
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
 #include "src/storage/engine_impl.h"
@@ -52,6 +53,7 @@ Status EngineImpl::FlushFrozen() {
     wal_first_live_segment_ = std::max(wal_first_live_segment_.load(), live_from);
     GNOMON_RETURN_IF_ERROR(SaveManifestLocked());  // also removes replaced segments
   }
+  GNOMON_FAULT_POINT("flush.after_manifest");
   GNOMON_RETURN_IF_ERROR(wal_->RemoveSegmentsBefore(live_from));
   GNOMON_LOG_INFO("flushed memtables into segments; WAL now starts at segment {}", live_from);
 #if defined(__GLIBC__)

@@ -125,7 +125,8 @@ Result<Manifest> LoadManifest(port::Env* env, const std::string& data_dir) {
 }
 
 Status SaveManifest(port::Env* env, const std::string& data_dir, const Manifest& m) {
-  return port::WriteFileAtomic(env, port::JoinPath(data_dir, kManifestFileName), EncodeManifest(m));
+  return port::WriteFileAtomic(env, port::JoinPath(data_dir, kManifestFileName), EncodeManifest(m),
+                               "manifest");
 }
 
 std::string EscapeFileName(std::string_view name) {

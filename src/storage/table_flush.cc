@@ -3,6 +3,7 @@
 #include <map>
 #include <numeric>
 
+#include "src/base/fault_point.h"
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
 #include "src/encoding/general_compression.h"
@@ -304,6 +305,7 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
   }
   std::vector<SegmentRef> segments;
   GNOMON_RETURN_IF_ERROR(writer.Finish(sequence, dir_, stats_budget_, &segments));
+  GNOMON_FAULT_POINT("flush.after_segment");
   std::unique_lock lock(mu_);
   frozen_.erase(frozen_.begin());
   const int64_t now = SteadyNanos();
@@ -364,6 +366,7 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     }
     SegmentIndex index;
     GNOMON_RETURN_IF_ERROR(writer.Finish(&index));
+    GNOMON_FAULT_POINT("compaction.after_output");
     GNOMON_RETURN_IF_ERROR(env_->SyncDir(dir_));
     SegmentRef out;
     out.meta.file_number = file_number;
@@ -472,6 +475,7 @@ Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, 
     }
     std::vector<SegmentRef> outputs;
     GNOMON_RETURN_IF_ERROR(writer.Finish(seg.meta.sequence, dir_, stats_budget_, &outputs));
+    GNOMON_FAULT_POINT("delete.after_rewrite");
     for (SegmentRef& out : outputs) out.meta.partition_start = seg.meta.partition_start;
     std::unique_lock lock(mu_);
     for (auto it = segments_.begin(); it != segments_.end(); ++it) {

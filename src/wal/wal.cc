@@ -1,6 +1,7 @@
 #include "src/wal/wal.h"
 
 #include "src/base/check.h"
+#include "src/base/fault_point.h"
 #include "src/wal/segment_file.h"
 #include "src/wal/wal_format.h"
 
@@ -178,6 +179,7 @@ Status Wal::WriteGroup(const std::vector<Writer*>& group, bool rotate_first) {
     sync |= w->sync;
   }
   GNOMON_RETURN_IF_ERROR(file_->Append(batch_));
+  if (sync) GNOMON_FAULT_POINT("wal.before_sync");
   // Flush even without sync: an acknowledged record must survive a crash of this process.
   GNOMON_RETURN_IF_ERROR(sync ? file_->Sync() : file_->Flush());
   records_in_segment_ += group.size();
@@ -225,6 +227,7 @@ Status Wal::CreateSegment(uint64_t number) {
   encoder.AddSegmentHeader(number, &header);
   GNOMON_RETURN_IF_ERROR(file->Append(header));
   GNOMON_RETURN_IF_ERROR(file->Flush());
+  GNOMON_FAULT_POINT("wal.rotate.after_create");
   // The directory entry must be durable before any record synced into the file counts as such.
   GNOMON_RETURN_IF_ERROR(env_->SyncDir(dir_));
   file_ = std::move(file);

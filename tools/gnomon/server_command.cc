@@ -17,6 +17,7 @@
 #include "src/server/http/router.h"
 #include "src/storage/engine.h"
 #include "tools/gnomon/commands.h"
+#include "tools/gnomon/server_crash_testing.h"
 
 #ifndef GNOMON_VERSION
 #define GNOMON_VERSION "dev"
@@ -33,11 +34,12 @@ struct ServerFlags {
   std::string retention;
   std::string compact_cold_after;
   std::string query_timeout;
+  CrashTestingFlags crash_testing;
 };
 
 constexpr auto kShutdownGrace = std::chrono::seconds(30);
 
-int RunServer(const server::ServerConfig& config) {
+int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash_testing) {
   InitLogging(config.log_level);
   // Block the stop signals in every thread (threads inherit the mask, so this comes before the
   // engine and the server start theirs); this thread then waits for them with sigwait.
@@ -45,7 +47,9 @@ int RunServer(const server::ServerConfig& config) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  sigset_t blocked = stop_signals;
+  AddCrashTestingSignals(crash_testing, &blocked);
+  pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a client hanging up must not kill the server
 
   std::string host;
@@ -54,8 +58,15 @@ int RunServer(const server::ServerConfig& config) {
     GNOMON_LOG_ERROR("[server] {}", s.message());
     return 2;
   }
+  storage::EngineOptions engine_options = server::ToEngineOptions(config);
+  engine_options.env = port::Env::Default();
+  auto crash_testing_state = StartCrashTesting(crash_testing, &engine_options.env);
+  if (!crash_testing_state.ok()) {
+    GNOMON_LOG_ERROR("[server] {}", crash_testing_state.status().message());
+    return 2;
+  }
   GNOMON_LOG_INFO("[server] opening data directory {}", config.data_dir);
-  auto engine = storage::Engine::Open(server::ToEngineOptions(config));
+  auto engine = storage::Engine::Open(engine_options);
   if (!engine.ok()) {
     GNOMON_LOG_ERROR("[server] cannot open {}: {}", config.data_dir, engine.status().ToString());
     return 1;
@@ -154,6 +165,7 @@ void RegisterServerCommand(CLI::App& app) {
   auto* qmemory = cmd->add_option("--query-memory-mb", v.query_memory_mb,
                                   "Working memory one query may use before it is ended")
                       ->capture_default_str();
+  AddCrashTestingFlags(cmd, &flags->crash_testing);
 
   cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
                  qmemory] {
@@ -195,7 +207,7 @@ void RegisterServerCommand(CLI::App& app) {
       std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());
       return SetExitCode(2);
     }
-    SetExitCode(RunServer(config));
+    SetExitCode(RunServer(config, flags->crash_testing));
   });
 }
 
