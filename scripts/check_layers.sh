@@ -14,6 +14,7 @@ declare -A allowed=(
   [query]="base port encoding wal index storage"
   [server]="base port encoding wal index storage query"
   [bench]="base port encoding"
+  [torture]="base port bench"
 )
 
 status=0

@@ -98,18 +98,20 @@ void ServerProcess::Signal(int signal) {
   if (pid_ > 0) kill(pid_, signal);
 }
 
+std::optional<int> ServerProcess::PollExit() {
+  if (pid_ <= 0) return std::nullopt;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 Result<int> ServerProcess::Stop(int signal, std::chrono::seconds timeout) {
   if (pid_ <= 0) return Status::InvalidArgument("server not running");
   kill(pid_, signal);
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    pid_t r = waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) {
-      pid_ = -1;
-      if (WIFEXITED(status)) return WEXITSTATUS(status);
-      return 128 + WTERMSIG(status);
-    }
+    if (std::optional<int> code = PollExit()) return *code;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return Status::Timeout("server did not exit after signal " + std::to_string(signal));

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ class ServerProcess {
   Result<int> Stop(int signal, std::chrono::seconds timeout = std::chrono::seconds(60));
   // Sends `signal` without waiting.
   void Signal(int signal);
+  // If the child has exited (by itself or by a signal sent earlier), reaps it and returns its exit
+  // code (128 + n when killed by n); nullopt while it runs or when none was started.
+  std::optional<int> PollExit();
 
   uint16_t port() const { return port_; }
   pid_t pid() const { return pid_; }

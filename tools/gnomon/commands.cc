@@ -12,6 +12,7 @@ void RegisterCommands(CLI::App& app) {
   RegisterVersionCommand(app);
   RegisterBenchCommand(app);
   RegisterServerCommand(app);
+  RegisterTortureCommand(app);
 }
 
 }  // namespace gnomon::tools

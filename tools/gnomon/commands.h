@@ -13,5 +13,6 @@ void SetExitCode(int code);
 void RegisterVersionCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
 void RegisterServerCommand(CLI::App& app);
+void RegisterTortureCommand(CLI::App& app);
 
 }  // namespace gnomon::tools
