@@ -13,7 +13,7 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_f
 CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
 	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
 
-.PHONY: all deps configure build run test test-fast test-extended bench asan tsan format tidy clean
+.PHONY: all deps configure build run test test-fast test-extended bench torture asan tsan format tidy clean
 
 all: build
 
@@ -47,6 +47,13 @@ test-fast: build
 
 bench: build
 	bash scripts/bench.sh $(BUILD_DIR)
+
+# The long crash harness (docs/reliability.md): kill -9 and power loss, at random moments and at
+# fault points, every row checked after every restart. make test runs 20 cycles.
+TORTURE_CYCLES ?= 1000
+TORTURE_SEED   ?= 1
+torture: build
+	$(BUILD_DIR)/gnomon torture crash --cycles $(TORTURE_CYCLES) --seed $(TORTURE_SEED)
 
 asan: deps
 	$(call CMAKE_CONFIGURE,build-asan,Debug,-DGNOMON_SANITIZE=address)
