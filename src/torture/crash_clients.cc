@@ -23,17 +23,17 @@ bool RefusedBySimulatedCrash(int status, const std::string& body) {
   return status >= 500 && body.find("simulated crash") != std::string::npos;
 }
 
-void RunWriter(const bench::Url& url, const WorkloadShape& shape, int writer, OperationSource* source,
+void RunWriter(const bench::Url& url, int writer, OperationSource* source,
                WriterLedger* ledger, const std::atomic<bool>* stop, CycleTally* tally) {
   bench::HttpClient client(url);
   while (!stop->load()) {
     Operation op = source->Next();
     std::string body, target;
     if (op.kind == Operation::Kind::kWrite) {
-      body = ToLineProtocol(op, shape, writer);
+      body = ToLineProtocol(op, writer);
       target = "/write?db=" + DatabaseName(op.database) + "&precision=ns";
     } else {
-      body = ToDeleteSql(op, shape, writer);
+      body = ToDeleteSql(op, writer);
       target = "/v1/sql?db=" + DatabaseName(op.database);
     }
     ledger->Begin(std::move(op));

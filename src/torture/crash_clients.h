@@ -32,7 +32,7 @@ struct CycleTally {
 bool RefusedBySimulatedCrash(int status, const std::string& body);
 
 // Sends the writer's operations one at a time, recording each in its ledger.
-void RunWriter(const bench::Url& url, const WorkloadShape& shape, int writer, OperationSource* source,
+void RunWriter(const bench::Url& url, int writer, OperationSource* source,
                WriterLedger* ledger, const std::atomic<bool>* stop, CycleTally* tally);
 // Runs aggregate and newest-rows queries over the four tables.
 void RunQueries(const bench::Url& url, uint64_t seed, const std::atomic<bool>* stop, CycleTally* tally);

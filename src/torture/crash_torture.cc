@@ -158,6 +158,12 @@ class Torture {
   }
 
   Status RunCycle(int cycle);
+  // One more cycle ended by the plan's crash, at fault point `reached` ("" : at a random moment).
+  void CountCrash(const CrashPlan& plan, const std::string& reached) {
+    report_.cycles += 1;
+    report_.power_loss_cycles += plan.power_loss;
+    if (!reached.empty()) report_.fault_points_reached[reached] += 1;
+  }
   // Runs the clients until the plan's crash; returns how the server ended (its log's words).
   std::string LoadAndCrash(bench::ServerProcess* server, const CrashPlan& plan, CycleTally* tally);
 
@@ -181,9 +187,7 @@ Status Torture::RunCycle(int cycle) {
   std::string died_at;
   if (!StartServer(&server, &died_at)) {
     if (!died_at.empty()) {
-      report_.cycles += 1;
-      report_.power_loss_cycles += plan.power_loss;
-      report_.fault_points_reached[died_at] += 1;
+      CountCrash(plan, died_at);
       if (o_.log) std::fprintf(o_.log, "torture: cycle %d: died at %s while recovering\n", cycle + 1, died_at.c_str());
     }
     return Status::OK();
@@ -194,15 +198,13 @@ Status Torture::RunCycle(int cycle) {
   CycleTally tally;
   const std::string ending = LoadAndCrash(&server, plan, &tally);
   for (std::string& f : tally.failures) Violation("cycle " + std::to_string(cycle) + ": " + f);
-  report_.cycles += 1;
-  report_.power_loss_cycles += plan.power_loss;
   report_.operations_acknowledged += tally.acknowledged;
   report_.operations_unanswered += tally.unanswered;
   report_.queries_answered += tally.queries;
   report_.maintenance_calls += tally.maintenance;
   const std::string log = LogSince(server.log_path(), log_offset);
   const std::string reached = FaultPointReached(log);
-  if (!reached.empty()) report_.fault_points_reached[reached] += 1;
+  CountCrash(plan, reached);
   if (o_.log) {
     std::fprintf(o_.log, "torture: cycle %d: %s%s, %llu acknowledged, %llu unanswered, %llu queries, %llu maintenance\n",
                  cycle + 1, plan.power_loss ? "power loss " : "kill -9 ",
@@ -221,7 +223,7 @@ std::string Torture::LoadAndCrash(bench::ServerProcess* server, const CrashPlan&
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
   for (int w = 0; w < o_.shape.writers; ++w) {
-    threads.emplace_back(RunWriter, *url, std::cref(o_.shape), w, sources_[w].get(), ledgers_[w].get(), &stop, tally);
+    threads.emplace_back(RunWriter, *url, w, sources_[w].get(), ledgers_[w].get(), &stop, tally);
   }
   threads.emplace_back(RunQueries, *url, rng_(), &stop, tally);
   threads.emplace_back(RunMaintenance, *url, rng_(), &stop, tally);
@@ -259,14 +261,13 @@ std::string Torture::LoadAndCrash(bench::ServerProcess* server, const CrashPlan&
 }  // namespace
 
 Result<CrashTortureReport> RunCrashTorture(const CrashTortureOptions& options) {
-  if (options.shape.base_time_ns == 0) {
-    CrashTortureOptions fixed = options;
+  CrashTortureOptions o = options;
+  if (o.shape.base_time_ns == 0) {
     // Recent rows (a day-aligned start three days back) so that nothing is past any retention.
     const int64_t day = 86400LL * 1000000000;
-    fixed.shape.base_time_ns = (NowNanos() / day - 3) * day;
-    return Torture(fixed).Run();
+    o.shape.base_time_ns = (NowNanos() / day - 3) * day;
   }
-  return Torture(options).Run();
+  return Torture(o).Run();
 }
 
 std::string FormatReport(const CrashTortureReport& r) {

@@ -74,7 +74,7 @@ Operation OperationSource::NextDelete() {
   return op;
 }
 
-std::string ToLineProtocol(const Operation& op, const WorkloadShape&, int writer) {
+std::string ToLineProtocol(const Operation& op, int writer) {
   std::string out;
   char number[64];
   for (const WrittenRow& w : op.rows) {
@@ -91,7 +91,7 @@ std::string ToLineProtocol(const Operation& op, const WorkloadShape&, int writer
   return out;
 }
 
-std::string ToDeleteSql(const Operation& op, const WorkloadShape&, int writer) {
+std::string ToDeleteSql(const Operation& op, int writer) {
   return "DELETE FROM " + TableName(op.delete_from.table) + " WHERE host = '" +
          SeriesHost(writer, op.delete_from.series) + "' AND time >= '" + FormatRfc3339(op.delete_from.time) +
          "' AND time < '" + FormatRfc3339(op.delete_to) + "'";

@@ -57,7 +57,7 @@ class OperationSource {
 };
 
 // The request bodies: line protocol for /write, a DELETE statement for /v1/sql.
-std::string ToLineProtocol(const Operation& op, const WorkloadShape& shape, int writer);
-std::string ToDeleteSql(const Operation& op, const WorkloadShape& shape, int writer);
+std::string ToLineProtocol(const Operation& op, int writer);
+std::string ToDeleteSql(const Operation& op, int writer);
 
 }  // namespace gnomon::torture

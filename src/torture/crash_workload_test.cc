@@ -18,8 +18,8 @@ TEST(CrashWorkloadTest, TheSameSeedGivesTheSameOperations) {
   bool differs = false;
   for (int i = 0; i < 50; ++i) {
     Operation x = a.Next(), y = b.Next(), z = other.Next();
-    EXPECT_EQ(ToLineProtocol(x, Shape(), 1), ToLineProtocol(y, Shape(), 1));
-    differs |= ToLineProtocol(x, Shape(), 1) != ToLineProtocol(z, Shape(), 1);
+    EXPECT_EQ(ToLineProtocol(x, 1), ToLineProtocol(y, 1));
+    differs |= ToLineProtocol(x, 1) != ToLineProtocol(z, 1);
   }
   EXPECT_TRUE(differs);
 }
@@ -66,14 +66,14 @@ TEST(CrashWorkloadTest, RequestBodies) {
   op.rows.push_back(w);
   w.value.s = "q12";
   op.rows.push_back(w);
-  EXPECT_EQ(ToLineProtocol(op, shape, 4),
+  EXPECT_EQ(ToLineProtocol(op, 4),
             "m2,host=w4s2 v=12.5,n=12i 1700000000000000000\n"
             "m2,host=w4s2 v=12.5,n=12i,s=\"q12\" 1700000000000000000\n");
   Operation del;
   del.kind = Operation::Kind::kDelete;
   del.delete_from = RowKey{0, 1, shape.base_time_ns};
   del.delete_to = shape.base_time_ns + shape.step_ns;
-  EXPECT_EQ(ToDeleteSql(del, shape, 0),
+  EXPECT_EQ(ToDeleteSql(del, 0),
             "DELETE FROM m1 WHERE host = 'w0s1' AND time >= '2023-11-14T22:13:20Z' AND time < "
             "'2023-11-14T22:14:20Z'");
   EXPECT_EQ(DatabaseName(1), "torture_b");

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "src/base/split.h"
+
 namespace gnomon::sqltest {
 namespace {
 
@@ -32,13 +34,7 @@ Status Err(int line, const std::string& what) {
 
 std::vector<std::string> SplitCells(std::string_view line) {
   std::vector<std::string> cells;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    cells.emplace_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) break;
-    start = tab + 1;
-  }
+  for (std::string_view cell : SplitOn(line, '\t')) cells.emplace_back(cell);
   return cells;
 }
 
