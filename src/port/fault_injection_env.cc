@@ -8,38 +8,58 @@
 namespace gnomon::port {
 
 // Forwards to the base file, asking the env for permission before and reporting after, so the
-// env knows each file's size and durable prefix. Not thread-safe (like every WritableFile).
+// env knows each file's size and durable prefix. Every call that can move bytes into the base
+// file runs under the env's lock after checking that the file system is up, so nothing written
+// by a thread already inside a call lands after SimulateCrash has truncated the file. Not
+// thread-safe (like every WritableFile).
 class FaultWritableFile final : public WritableFile {
  public:
   FaultWritableFile(FaultInjectionEnv* env, std::string path, std::unique_ptr<WritableFile> base)
       : env_(env), path_(std::move(path)), base_(std::move(base)) {}
 
+  // After a crash the base file's buffer must not reach the disk: it is abandoned, as a dying
+  // process's buffers would be.
+  ~FaultWritableFile() override {
+    std::lock_guard<std::mutex> lock(env_->mu_);
+    if (!env_->active_) (void)base_.release();
+    base_.reset();
+  }
+
   Status Append(std::string_view data) override {
+    std::lock_guard<std::mutex> lock(env_->mu_);
     size_t allowed = 0;
-    Status permission = env_->BeforeAppend(data.size(), &allowed);
+    Status permission = env_->BeforeAppendLocked(data.size(), &allowed);
     if (allowed > 0) {
       GNOMON_RETURN_IF_ERROR(base_->Append(data.substr(0, allowed)));
-      env_->AfterAppend(path_, allowed);
+      env_->AfterAppendLocked(path_, allowed);
     }
     return permission;
   }
 
   Status Flush() override {
-    {
-      std::lock_guard<std::mutex> lock(env_->mu_);
-      GNOMON_RETURN_IF_ERROR(env_->CheckActive("flush", path_));
-    }
+    std::lock_guard<std::mutex> lock(env_->mu_);
+    GNOMON_RETURN_IF_ERROR(env_->CheckActive("flush", path_));
     return base_->Flush();
   }
 
+  // The buffer goes to the base file under the lock; the slow part, the fsync itself, outside
+  // it, so that concurrent syncs of different files still overlap.
   Status Sync() override {
     GNOMON_RETURN_IF_ERROR(env_->BeforeSync());
+    {
+      std::lock_guard<std::mutex> lock(env_->mu_);
+      GNOMON_RETURN_IF_ERROR(env_->CheckActive("sync", path_));
+      GNOMON_RETURN_IF_ERROR(base_->Flush());
+    }
     GNOMON_RETURN_IF_ERROR(base_->Sync());
-    env_->AfterSync(path_, base_->Size());
-    return Status::OK();
+    return env_->AfterSync(path_, base_->Size());
   }
 
-  Status Close() override { return base_->Close(); }
+  Status Close() override {
+    std::lock_guard<std::mutex> lock(env_->mu_);
+    GNOMON_RETURN_IF_ERROR(env_->CheckActive("close", path_));
+    return base_->Close();
+  }
   uint64_t Size() const override { return base_->Size(); }
 
  private:
@@ -56,8 +76,7 @@ Status FaultInjectionEnv::CheckActive(std::string_view op, const std::string& pa
   return Status::IOError(std::string(op) + " " + path + ": file system inactive (simulated crash)");
 }
 
-Status FaultInjectionEnv::BeforeAppend(size_t requested, size_t* allowed) {
-  std::lock_guard<std::mutex> lock(mu_);
+Status FaultInjectionEnv::BeforeAppendLocked(size_t requested, size_t* allowed) {
   *allowed = 0;
   if (!active_) return Status::IOError("append: file system inactive (simulated crash)");
   if (write_calls_left_ == 0) return Status::IOError("append: injected write error");
@@ -74,8 +93,7 @@ Status FaultInjectionEnv::BeforeAppend(size_t requested, size_t* allowed) {
   return Status::OK();
 }
 
-void FaultInjectionEnv::AfterAppend(const std::string& path, size_t n) {
-  std::lock_guard<std::mutex> lock(mu_);
+void FaultInjectionEnv::AfterAppendLocked(const std::string& path, size_t n) {
   files_[path].size += n;
   appends_.fetch_add(1);
   bytes_appended_.fetch_add(n);
@@ -95,20 +113,21 @@ Status FaultInjectionEnv::BeforeSync() {
   return Status::OK();
 }
 
-void FaultInjectionEnv::AfterSync(const std::string& path, uint64_t size) {
+Status FaultInjectionEnv::AfterSync(const std::string& path, uint64_t size) {
   std::lock_guard<std::mutex> lock(mu_);
+  // A crash that came before this point already dropped the bytes: the sync failed.
+  GNOMON_RETURN_IF_ERROR(CheckActive("sync", path));
   FileState& state = files_[path];
   state.synced = std::max(state.synced, std::min(size, state.size));
   syncs_.fetch_add(1);
+  return Status::OK();
 }
 
 Result<std::unique_ptr<WritableFile>> FaultInjectionEnv::Track(const std::string& raw_path,
                                                                bool truncate) {
   std::string path = NormalizePath(raw_path);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("open", path));
-  }
+  std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("open", path));
   bool existed = base_->FileExists(path);
   std::unique_ptr<WritableFile> file;
   if (truncate) {
@@ -116,20 +135,17 @@ Result<std::unique_ptr<WritableFile>> FaultInjectionEnv::Track(const std::string
   } else {
     GNOMON_ASSIGN_OR_RETURN(file, base_->NewAppendableFile(path));
   }
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = files_.find(path);
-    if (it == files_.end()) {
-      // Bytes already in an untracked file are taken as durable.
-      FileState state;
-      state.size = file->Size();
-      state.synced = file->Size();
-      state.new_entry = !existed;
-      files_[path] = state;
-    } else {
-      it->second.size = file->Size();
-      it->second.synced = std::min(it->second.synced, it->second.size);
-    }
+  auto it = files_.find(path);
+  if (it == files_.end()) {
+    // Bytes already in an untracked file are taken as durable.
+    FileState state;
+    state.size = file->Size();
+    state.synced = file->Size();
+    state.new_entry = !existed;
+    files_[path] = state;
+  } else {
+    it->second.size = file->Size();
+    it->second.synced = std::min(it->second.synced, it->second.size);
   }
   return std::unique_ptr<WritableFile>(new FaultWritableFile(this, path, std::move(file)));
 }
@@ -165,24 +181,18 @@ Result<uint64_t> FaultInjectionEnv::GetFileSize(const std::string& path) {
 
 Status FaultInjectionEnv::RemoveFile(const std::string& raw_path) {
   std::string path = NormalizePath(raw_path);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("unlink", path));
-  }
-  GNOMON_RETURN_IF_ERROR(base_->RemoveFile(path));
   std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("unlink", path));
+  GNOMON_RETURN_IF_ERROR(base_->RemoveFile(path));
   files_.erase(path);
   return Status::OK();
 }
 
 Status FaultInjectionEnv::RemoveDirRecursive(const std::string& raw_dir) {
   std::string dir = NormalizePath(raw_dir);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("remove", dir));
-  }
-  GNOMON_RETURN_IF_ERROR(base_->RemoveDirRecursive(dir));
   std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("remove", dir));
+  GNOMON_RETURN_IF_ERROR(base_->RemoveDirRecursive(dir));
   std::erase_if(files_, [&](const auto& kv) {
     return kv.first.size() > dir.size() && kv.first.compare(0, dir.size(), dir) == 0 &&
            kv.first[dir.size()] == '/';
@@ -191,22 +201,17 @@ Status FaultInjectionEnv::RemoveDirRecursive(const std::string& raw_dir) {
 }
 
 Status FaultInjectionEnv::CreateDirs(const std::string& dir) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("mkdir", dir));
-  }
+  std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("mkdir", dir));
   return base_->CreateDirs(dir);
 }
 
 Status FaultInjectionEnv::RenameFile(const std::string& raw_from, const std::string& raw_to) {
   std::string from = NormalizePath(raw_from);
   std::string to = NormalizePath(raw_to);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("rename", from));
-  }
-  GNOMON_RETURN_IF_ERROR(base_->RenameFile(from, to));
   std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("rename", from));
+  GNOMON_RETURN_IF_ERROR(base_->RenameFile(from, to));
   auto it = files_.find(from);
   if (it == files_.end()) {
     files_.erase(to);
@@ -223,12 +228,9 @@ Status FaultInjectionEnv::RenameFile(const std::string& raw_from, const std::str
 
 Status FaultInjectionEnv::TruncateFile(const std::string& raw_path, uint64_t size) {
   std::string path = NormalizePath(raw_path);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    GNOMON_RETURN_IF_ERROR(CheckActive("truncate", path));
-  }
-  GNOMON_RETURN_IF_ERROR(base_->TruncateFile(path, size));
   std::lock_guard<std::mutex> lock(mu_);
+  GNOMON_RETURN_IF_ERROR(CheckActive("truncate", path));
+  GNOMON_RETURN_IF_ERROR(base_->TruncateFile(path, size));
   auto it = files_.find(path);
   if (it != files_.end()) {
     it->second.size = size;
@@ -239,14 +241,22 @@ Status FaultInjectionEnv::TruncateFile(const std::string& raw_path, uint64_t siz
 
 Status FaultInjectionEnv::SyncDir(const std::string& raw_dir) {
   std::string dir = NormalizePath(raw_dir);
+  std::vector<std::string> entries;  // created before the sync began: the ones it makes durable
   {
     std::lock_guard<std::mutex> lock(mu_);
     GNOMON_RETURN_IF_ERROR(CheckActive("fsync dir", dir));
+    for (const auto& [path, state] : files_) {
+      if (state.new_entry && NormalizePath(DirName(path)) == dir) entries.push_back(path);
+    }
   }
+  // The directory's fsync runs unlocked (it is slow and changes no bytes); what it made durable
+  // is recorded only if the file system is still up.
   GNOMON_RETURN_IF_ERROR(base_->SyncDir(dir));
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& [path, state] : files_) {
-    if (NormalizePath(DirName(path)) == dir) state.new_entry = false;
+  GNOMON_RETURN_IF_ERROR(CheckActive("fsync dir", dir));
+  for (const std::string& path : entries) {
+    auto it = files_.find(path);
+    if (it != files_.end()) it->second.new_entry = false;
   }
   dir_syncs_.fetch_add(1);
   return Status::OK();

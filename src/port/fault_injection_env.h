@@ -9,7 +9,9 @@
 //  - Slow disks: a delay before each Sync, so that concurrent writers pile up (group commit).
 //  - Bit rot: CorruptByte() flips bits of a stored file.
 // Simplifications: removals, renames and truncations are durable at once; only creations wait
-// for SyncDir. Reads see every written byte (as from the page cache). Thread-safe.
+// for SyncDir. Reads see every written byte (as from the page cache). Thread-safe: every
+// mutation reaches the base env under one lock after checking that the file system is up, so a
+// crash falls between operations, never inside one (a rename is old or new, never half).
 #pragma once
 
 #include <atomic>
@@ -91,11 +93,11 @@ class FaultInjectionEnv final : public Env {
     bool new_entry = true;  // created since its directory was last synced
   };
 
-  // Hooks for FaultWritableFile; `path` is normalised.
-  Status BeforeAppend(size_t requested, size_t* allowed);
-  void AfterAppend(const std::string& path, size_t n);
+  // Hooks for FaultWritableFile; `path` is normalised. *Locked: REQUIRES mu_ held.
+  Status BeforeAppendLocked(size_t requested, size_t* allowed);
+  void AfterAppendLocked(const std::string& path, size_t n);
   Status BeforeSync();
-  void AfterSync(const std::string& path, uint64_t size);
+  Status AfterSync(const std::string& path, uint64_t size);
   Status CheckActive(std::string_view op, const std::string& path) const;  // REQUIRES: mu_ held
   Result<std::unique_ptr<WritableFile>> Track(const std::string& path, bool truncate);
 
