@@ -295,8 +295,15 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
       auto table = FindTable(record.database, record.table);
       if (table == nullptr) return Status::OK();
       if (!record.instance.empty() && record.instance != table->dir_name()) return Status::OK();
+      if (replaying_) {
+        // A file damaged since this delete ran: refusing would keep the whole database from
+        // opening, so the delete goes everywhere else.
+        Status damaged = table->CheckUndamaged(record.min_time, record.max_time);
+        if (!damaged.ok()) GNOMON_LOG_ERROR("replaying a delete: {}; that file keeps its rows", damaged.ToString());
+      }
       Status s = table->DeleteRows(record.all_series ? nullptr : &record.series, record.min_time,
-                                   record.max_time, [this] { return NextFileNumber(); });
+                                   record.max_time, [this] { return NextFileNumber(); },
+                                   /*skip_damaged=*/replaying_);
       GNOMON_RETURN_IF_ERROR(s);
       if (!replaying_) {
         GNOMON_RETURN_IF_ERROR(SaveManifestNow());  // also removes the replaced segments
@@ -364,6 +371,8 @@ Status EngineImpl::DeleteRows(const std::string& database, const std::string& ta
                               int64_t max_time) {
   auto t = FindTable(database, table);
   if (t == nullptr) return Status::NotFound("table " + table + " not found in database " + database);
+  // Refused before it is logged: a replay could not apply it either.
+  GNOMON_RETURN_IF_ERROR(t->CheckUndamaged(min_time, max_time));
   // Frozen memtables are immutable: flush them into segments first, where deletes rewrite files.
   GNOMON_RETURN_IF_ERROR(Flush());
   ControlRecord record;

@@ -145,6 +145,9 @@ class TableReader {
   // Bounds of all data in the table (min > max when empty).
   virtual void TimeRange(int64_t* min_time, int64_t* max_time) const = 0;
 
+  // Whether LastRowOf can be trusted for this table: an error (naming the damaged file) when some
+  // of its rows are unreadable. Callers check once before their LastRowOf calls.
+  virtual Status CheckLastValues() const { return Status::OK(); }
   // The last-value cache. Returns false if the series has no rows.
   virtual bool LastRowOf(SeriesId id, LastRow* out) const = 0;
 

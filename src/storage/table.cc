@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "src/base/logging.h"
 #include "src/base/time_util.h"
 
 namespace gnomon::storage {
@@ -28,9 +29,16 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
     for (const std::string& key : manifest->tag_keys) table->schema_.AddTagKey(key);
     const int64_t now = SteadyNanos();  // partitions present at open count as flushed now
     for (const ManifestSegment& seg : manifest->segments) {
-      GNOMON_ASSIGN_OR_RETURN(auto reader,
-                              SegmentReader::Open(env, table->SegmentPath(seg.file_number), table->stats_budget_));
-      table->segments_.push_back(SegmentRef{seg, std::move(reader)});
+      const std::string path = table->SegmentPath(seg.file_number);
+      auto reader = SegmentReader::Open(env, path, table->stats_budget_);
+      if (!reader.ok()) {
+        // Confined: the rest of the table opens; this file's range answers with the error.
+        GNOMON_LOG_ERROR("table {}: segment {} is damaged and fenced off ({}); see gnomon verify", table->name_, path,
+                         reader.status().ToString());
+        table->damaged_.push_back(DamagedSegment{seg, path, reader.status()});
+        continue;
+      }
+      table->segments_.push_back(SegmentRef{seg, std::move(*reader)});
       table->last_flush_[seg.partition_start] = now;
     }
     std::sort(table->segments_.begin(), table->segments_.end(),
@@ -245,7 +253,25 @@ ManifestTable Table::ToManifest() const {
   for (const FieldColumn& f : schema_.fields()) m.fields.emplace_back(f.name, f.type);
   m.tag_keys = schema_.tag_keys();
   for (const SegmentRef& s : segments_) m.segments.push_back(s.meta);
+  for (const DamagedSegment& d : damaged_) m.segments.push_back(d.meta);
   return m;
+}
+
+Status Table::CheckUndamaged(int64_t min_time, int64_t max_time) const {
+  std::shared_lock lock(mu_);
+  for (const DamagedSegment& d : damaged_) {
+    if (d.meta.max_time >= min_time && d.meta.min_time <= max_time) {
+      return Status::Corruption("table " + name_ + ": rows in " + FormatRfc3339(d.meta.min_time) + " .. " +
+                                FormatRfc3339(d.meta.max_time) + " are in damaged segment " + d.path + ": " +
+                                d.error.message());
+    }
+  }
+  return Status::OK();
+}
+
+std::vector<DamagedSegment> Table::DamagedSegments() const {
+  std::shared_lock lock(mu_);
+  return damaged_;
 }
 
 void Table::Stats(EngineStats* stats) const {
@@ -257,6 +283,7 @@ void Table::Stats(EngineStats* stats) const {
   for (const auto& f : frozen_) stats->memtable_bytes += f->ApproximateBytes();
   stats->segment_files += segments_.size();
   for (const SegmentRef& s : segments_) stats->segment_bytes += s.meta.bytes;
+  stats->damaged_segments += damaged_.size();
 }
 
 }  // namespace gnomon::storage

@@ -32,6 +32,16 @@ struct SegmentRef {
   std::shared_ptr<SegmentReader> reader;
 };
 
+// A listed segment that failed to open (bad checksum, unreadable, missing). It stays listed, so
+// nothing removes the file, and its time range is fenced off: scans that reach into it, deletes
+// over it and last-value answers fail with `error`, which names the file; compaction leaves its
+// partition alone. Everything else in the table stays readable and writable.
+struct DamagedSegment {
+  ManifestSegment meta;
+  std::string path;
+  Status error;
+};
+
 // A batch resolved against a table: column ids for the batch's fields, series ids for its series,
 // and the rows that cannot be written (field type conflicts), if partial writes are allowed.
 struct PreparedTable {
@@ -78,9 +88,14 @@ class Table : public std::enable_shared_from_this<Table> {
   // Drops the segments of partitions ending at or before `cutoff`.
   Status DropPartitionsBefore(int64_t cutoff, int64_t partition_ns);
   // Removes rows in [min_time, max_time] of `series` (all when nullptr) from memtables and by
-  // rewriting the segments that hold them.
+  // rewriting the segments that hold them. Refused (Corruption) where a damaged segment meets the
+  // range, unless `skip_damaged` (WAL replay), when those files keep their rows.
   Status DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
-                    const std::function<uint64_t()>& next_file);
+                    const std::function<uint64_t()>& next_file, bool skip_damaged = false);
+  // Corruption naming the first damaged segment whose time range meets [min_time, max_time];
+  // OK when none does.
+  Status CheckUndamaged(int64_t min_time, int64_t max_time) const;
+  std::vector<DamagedSegment> DamagedSegments() const;
   // Makes every series created so far durable; before a WAL record names series by id.
   Status SyncRegistry();
   std::unique_ptr<SeriesResolver> NewSeriesResolver() const;
@@ -129,6 +144,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::shared_ptr<Memtable> active_;
   std::vector<std::shared_ptr<Memtable>> frozen_;  // oldest first; immutable
   std::vector<SegmentRef> segments_;                // ascending sequence
+  std::vector<DamagedSegment> damaged_;             // listed but unreadable; see DamagedSegment
   // Per partition start: when a flush last installed a segment there (SteadyNanos; partitions
   // present at open count from the open).
   std::map<int64_t, int64_t> last_flush_;

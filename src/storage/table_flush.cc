@@ -326,6 +326,8 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
   {
     std::shared_lock lock(mu_);
     for (const SegmentRef& s : segments_) by_partition[s.meta.partition_start].push_back(s);
+    // A merge would drop the damaged file's rows from the partition's newest version.
+    for (const DamagedSegment& d : damaged_) by_partition.erase(d.meta.partition_start);
     last_flush = last_flush_;
     schema = schema_;
   }
@@ -416,12 +418,18 @@ Status Table::DropPartitionsBefore(int64_t cutoff, int64_t partition_ns) {
   size_t dropped = 0;
   {
     std::unique_lock lock(mu_);
-    size_t before = segments_.size();
+    size_t before = segments_.size() + damaged_.size();
     for (const SegmentRef& s : segments_) {
       if (expired(s)) obsolete_files_.push_back(s.reader->path());
     }
     segments_.erase(std::remove_if(segments_.begin(), segments_.end(), expired), segments_.end());
-    dropped = before - segments_.size();
+    // Damaged files age out like any other: their rows would have gone with the partition.
+    auto damaged_expired = [&](const DamagedSegment& d) { return d.meta.partition_start <= cutoff - partition_ns; };
+    for (const DamagedSegment& d : damaged_) {
+      if (damaged_expired(d)) obsolete_files_.push_back(d.path);
+    }
+    std::erase_if(damaged_, damaged_expired);
+    dropped = before - segments_.size() - damaged_.size();
     std::erase_if(last_flush_, [&](const auto& entry) { return entry.first <= cutoff - partition_ns; });
   }
   if (dropped == 0) return Status::OK();
@@ -432,9 +440,11 @@ Status Table::DropPartitionsBefore(int64_t cutoff, int64_t partition_ns) {
 }
 
 Status Table::DeleteRows(const std::vector<SeriesId>* series, int64_t min_time, int64_t max_time,
-                         const std::function<uint64_t()>& next_file) {
+                         const std::function<uint64_t()>& next_file, bool skip_damaged) {
   std::lock_guard compaction(compaction_mu_);  // lock order: compaction_mu_, maintenance_mu_
   std::lock_guard maintenance(maintenance_mu_);
+  // Rows in a damaged segment could not be removed: refuse before changing anything.
+  if (!skip_damaged) GNOMON_RETURN_IF_ERROR(CheckUndamaged(min_time, max_time));
   std::vector<SegmentRef> affected;
   {
     std::unique_lock lock(mu_);

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "src/base/check.h"
+#include "src/base/time_util.h"
 #include "src/storage/row_selection.h"
 #include "src/storage/segment_writer.h"
 #include "src/storage/table.h"
@@ -272,6 +273,7 @@ class TableSnapshot final : public TableReader {
     std::shared_lock lock(table_->mu_);
     schema_ = table_->schema_;
     segments_ = table_->segments_;
+    damaged_ = table_->damaged_;
     frozen_ = table_->frozen_;
     active_ = table_->active_;
     // The active memtable keeps taking writes after this point; the snapshot reads each series
@@ -324,6 +326,14 @@ class TableSnapshot final : public TableReader {
     for (const auto& f : frozen_) mem(*f);
     std::shared_lock lock(table_->mu_);
     mem(*active_);
+  }
+
+  // A series whose newest row sits in a damaged segment would answer an older row.
+  Status CheckLastValues() const override {
+    if (damaged_.empty()) return Status::OK();
+    const DamagedSegment& d = damaged_.front();
+    return Status::Corruption("table " + info_.name + ": last values unavailable while segment " + d.path +
+                              " is damaged: " + d.error.message());
   }
 
   bool LastRowOf(SeriesId id, LastRow* out) const override {
@@ -398,6 +408,7 @@ class TableSnapshot final : public TableReader {
   TableInfo info_;
   TableSchema schema_;
   std::vector<SegmentRef> segments_;
+  std::vector<DamagedSegment> damaged_;
   std::vector<std::shared_ptr<Memtable>> frozen_;
   std::shared_ptr<Memtable> active_;
   std::vector<uint32_t> active_rows_;  // active_->RowCounts() when the snapshot was taken
@@ -820,6 +831,13 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   std::vector<int> column_ids;
   column_ids.reserve(spec.columns.size());
   for (const std::string& name : spec.columns) column_ids.push_back(schema_.FindField(name));
+  for (const DamagedSegment& d : damaged_) {
+    if (d.meta.max_time >= spec.min_time && d.meta.min_time <= spec.max_time) {
+      return Status::Corruption("table " + info_.name + ": the scan of " + FormatRfc3339(spec.min_time) + " .. " +
+                                FormatRfc3339(spec.max_time) + " needs damaged segment " + d.path + ": " +
+                                d.error.message());
+    }
+  }
   metrics->segments_opened += segments_.size();
   bool stop = false;
   ScanScratch scratch;

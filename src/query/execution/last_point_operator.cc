@@ -24,6 +24,7 @@ LastPointOperator::LastPointOperator(std::shared_ptr<storage::TableReader> reade
 }
 
 Status LastPointOperator::NextImpl(Chunk* chunk, bool* done) {
+  GNOMON_RETURN_IF_ERROR(reader_->CheckLastValues());
   chunk->rows = 0;
   chunk->columns.assign(columns_.size(), Vector{});
   for (size_t c = 0; c < columns_.size(); ++c) InitVector(&chunk->columns[c], columns_[c].type, series_.size());

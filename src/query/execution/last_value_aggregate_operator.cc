@@ -271,6 +271,7 @@ Status LastValueAggregateOperator::FetchShared(size_t begin, size_t end) {
 }
 
 Status LastValueAggregateOperator::Compute() {
+  GNOMON_RETURN_IF_ERROR(reader_->CheckLastValues());
   const size_t naggs = aggs_.size();
   const size_t ntags = tags_.size();
   // Typically (last points per host) each series is its own group: room for that many up front

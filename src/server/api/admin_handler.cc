@@ -33,6 +33,7 @@ void RunMaintenance(ApiContext& ctx, std::string_view what, Work work, http::Res
       .Key("operation").String(what)
       .Key("elapsed_ms").Int(elapsed_ms)
       .Key("segment_files").UInt(stats.segment_files)
+      .Key("damaged_segments").UInt(stats.damaged_segments)
       .Key("segment_bytes").UInt(stats.segment_bytes)
       .EndObject();
   response->SetJson(200, json.Release());

@@ -75,6 +75,8 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
     Metric(&out, "gnomon_engine_memtable_bytes", "gauge", "Bytes held in memtables.",
            e.memtable_bytes);
     Metric(&out, "gnomon_engine_segment_files", "gauge", "Live segment files.", e.segment_files);
+    Metric(&out, "gnomon_engine_damaged_segments", "gauge",
+           "Listed segment files that failed to open; their time ranges answer with an error.", e.damaged_segments);
     Metric(&out, "gnomon_engine_segment_bytes", "gauge", "Bytes in live segment files.",
            e.segment_bytes);
     Metric(&out, "gnomon_engine_wal_bytes", "gauge", "Bytes in write-ahead logs.", e.wal_bytes);
