@@ -5,17 +5,16 @@
 #include "src/base/fault_point.h"
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
+#include "src/storage/data_dir_layout.h"
 #include "src/wal/replay.h"
 
 namespace gnomon::storage {
 namespace {
 
-constexpr char kWalDir[] = "wal";
 // A writer thread keeps its WAL record buffer between batches (a 10,000-row batch encodes to
 // ~300 KB: a fresh string would regrow, copy and fault its pages in on every request), unless a
 // batch left it larger than this.
 constexpr size_t kKeepRecordBufferBytes = 16ull << 20;
-constexpr char kDataDir[] = "db";
 
 Status ValidateName(std::string_view kind, std::string_view name) {
   if (name.empty()) return Status::InvalidArgument(std::string(kind) + " name must not be empty");
@@ -48,8 +47,8 @@ Status EngineImpl::Open() {
   if (options_.partition_duration_ns <= 0) {
     return Status::InvalidArgument("partition duration must be positive");
   }
-  GNOMON_RETURN_IF_ERROR(env_->CreateDirs(port::JoinPath(options_.data_dir, kDataDir)));
-  auto lock = env_->LockFile(port::JoinPath(options_.data_dir, "LOCK"));
+  GNOMON_RETURN_IF_ERROR(env_->CreateDirs(port::JoinPath(options_.data_dir, kDatabasesDirName)));
+  auto lock = env_->LockFile(port::JoinPath(options_.data_dir, kLockFileName));
   if (!lock.ok()) {
     return Status::IOError("data directory " + options_.data_dir +
                            " is in use by another gnomon process (" + lock.status().message() + ")");
@@ -72,7 +71,7 @@ Status EngineImpl::Recover() {
     auto db = std::make_unique<Database>();
     db->name = mdb.name;
     db->dir_name = mdb.dir_name;
-    db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), mdb.dir_name);
+    db->dir = DatabaseDir(options_.data_dir, mdb.dir_name);
     db->retention_ns = mdb.retention_ns;
     for (const ManifestTable& mt : mdb.tables) {
       std::string dir = port::JoinPath(db->dir, mt.dir_name);
@@ -95,7 +94,7 @@ Status EngineImpl::Recover() {
     databases_.emplace(mdb.name, std::move(db));
   }
 
-  const std::string wal_dir = port::JoinPath(options_.data_dir, kWalDir);
+  const std::string wal_dir = port::JoinPath(options_.data_dir, kWalDirName);
   GNOMON_RETURN_IF_ERROR(env_->CreateDirs(wal_dir));
   replaying_ = true;
   wal::ReplayOptions replay_options;
@@ -104,7 +103,13 @@ Status EngineImpl::Recover() {
     return ApplyRecord(record);
   });
   replaying_ = false;
-  if (!report.ok()) return report.status().WithContext("WAL replay");
+  if (!report.ok()) {
+    if (!report.status().IsCorruption()) return report.status().WithContext("WAL replay");
+    // Acknowledged writes lie past the damage: the operator chooses (docs/reliability.md).
+    return report.status().WithContext(
+        "WAL replay (records after the damage would be lost; back up the data directory, then "
+        "`gnomon repair --cut-wal --data-dir " + options_.data_dir + "` to drop them and start)");
+  }
   if (report->truncated) {
     GNOMON_LOG_WARN("WAL: cut a torn or corrupt tail in {} at offset {}: {}", report->truncated_file,
                     report->truncated_offset, report->detail);
@@ -159,7 +164,7 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
       auto db = std::make_unique<Database>();
       db->name = database;
       db->dir_name = EscapeFileName(database) + "-" + std::to_string(NextFileNumber());
-      db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), db->dir_name);
+      db->dir = DatabaseDir(options_.data_dir, db->dir_name);
       db_it = databases_.emplace(database, std::move(db)).first;
     }
     Database& db = *db_it->second;
@@ -325,7 +330,7 @@ Status EngineImpl::CreateDatabase(const std::string& name, const DatabaseOptions
       auto db = std::make_unique<Database>();
       db->name = name;
       db->dir_name = EscapeFileName(name) + "-" + std::to_string(NextFileNumber());
-      db->dir = port::JoinPath(port::JoinPath(options_.data_dir, kDataDir), db->dir_name);
+      db->dir = DatabaseDir(options_.data_dir, db->dir_name);
       db->retention_ns = options.retention_ns;
       databases_.emplace(name, std::move(db));
     }

@@ -7,6 +7,7 @@
 
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
+#include "src/storage/data_dir_layout.h"
 
 namespace gnomon::storage {
 
@@ -48,9 +49,7 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
 }
 
 std::string Table::SegmentPath(uint64_t file_number) const {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%08llu.seg", static_cast<unsigned long long>(file_number));
-  return port::JoinPath(dir_, name);
+  return port::JoinPath(dir_, SegmentFileName(file_number));
 }
 
 Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTable* out,
