@@ -87,6 +87,11 @@ Status SeriesRegistry::ReplayLog(const std::string& path) {
     // log's reset). Appending to it would leave a gap in ids: start the new log now.
     return StartNewLog(in_snapshot);
   }
+  if (result.torn_tail && index_.series_count() < options_.known_series) {
+    return Status::Corruption(path + ": damaged at offset " + std::to_string(result.valid_bytes) + ": " +
+                              std::to_string(options_.known_series) + " series were written, " +
+                              std::to_string(index_.series_count()) + " are readable");
+  }
   if (result.torn_tail) {
     GNOMON_LOG_WARN("{}: cutting torn tail of {} bytes at offset {}", path,
                     contents.size() - result.valid_bytes, result.valid_bytes);

@@ -45,6 +45,9 @@ inline constexpr std::string_view kSeriesSnapshotName = "series.snap";
 struct RegistryOptions {
   // zstd-compress snapshots (level 1); they are ~5x smaller for TSBS-like tags.
   bool compress_snapshot = true;
+  // Series known to exist (the table's segments have rows of ids below this): a log whose valid
+  // records end before them was damaged, not torn, so Open fails with Corruption and cuts nothing.
+  uint32_t known_series = 0;
 };
 
 class SeriesRegistry {

@@ -19,16 +19,7 @@ bool IsSegmentFile(const std::string& name) {
 // One listed table: its registry, its listed segments, and segment files nobody lists.
 Status CheckTable(port::Env* env, const std::string& dir, const ManifestTable& table, DataDirCheck* out) {
   ++out->tables;
-  port::ReadOnlyEnv read_only(env);
-  auto registry = index::SeriesRegistry::Open(&read_only, port::JoinPath(dir, "series"));
-  if (registry.ok()) {
-    out->series += (*registry)->size();
-  } else {
-    out->problems.push_back({port::JoinPath(dir, "series"), registry.status().ToString()});
-  }
-  for (const std::string& change : read_only.Changes()) {
-    out->notes.push_back("start-up would " + change + " (table " + table.name + "'s series registry)");
-  }
+  uint32_t known_series = 0;  // as Table::Open tells the registry
   for (const ManifestSegment& seg : table.segments) {
     const std::string path = port::JoinPath(dir, SegmentFileName(seg.file_number));
     ++out->segments;
@@ -37,7 +28,22 @@ Status CheckTable(port::Env* env, const std::string& dir, const ManifestTable& t
     if (!reader.ok()) {
       out->problems.push_back({path, reader.status().ToString()});
       out->damaged_segments.push_back(path);
+      continue;
     }
+    const auto& series = (*reader)->index().series;  // ascending id
+    if (!series.empty()) known_series = std::max(known_series, series.back().id + 1);
+  }
+  port::ReadOnlyEnv read_only(env);
+  index::RegistryOptions registry_options;
+  registry_options.known_series = known_series;
+  auto registry = index::SeriesRegistry::Open(&read_only, port::JoinPath(dir, "series"), registry_options);
+  if (registry.ok()) {
+    out->series += (*registry)->size();
+  } else {
+    out->problems.push_back({port::JoinPath(dir, "series"), registry.status().ToString()});
+  }
+  for (const std::string& change : read_only.Changes()) {
+    out->notes.push_back("start-up would " + change + " (table " + table.name + "'s series registry)");
   }
   if (!env->FileExists(dir)) return Status::OK();
   GNOMON_ASSIGN_OR_RETURN(std::vector<std::string> children, env->GetChildren(dir));

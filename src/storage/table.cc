@@ -16,11 +16,6 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
                                            std::shared_ptr<CacheBudget> stats_budget) {
   GNOMON_RETURN_IF_ERROR(env->CreateDirs(dir));
   std::shared_ptr<Table> table(new Table(env, std::move(name), dir, std::move(dir_name), std::move(stats_budget)));
-  GNOMON_ASSIGN_OR_RETURN(table->registry_,
-                          index::SeriesRegistry::Open(env, port::JoinPath(dir, "series")));
-  // Tag keys of series created since the manifest was last saved: WAL records that name series
-  // by id carry no tags, so the schema learns these keys from the registry.
-  for (const std::string& key : table->registry_->TagKeys()) table->schema_.AddTagKey(key);
   if (manifest != nullptr) {
     table->set_in_manifest();
     for (const auto& [field, type] : manifest->fields) {
@@ -45,7 +40,24 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
     std::sort(table->segments_.begin(), table->segments_.end(),
               [](const SegmentRef& a, const SegmentRef& b) { return a.meta.sequence < b.meta.sequence; });
   }
+  // After the segments: the series they hold tell the registry how many it must find.
+  index::RegistryOptions registry_options;
+  registry_options.known_series = table->SeriesInSegments();
+  GNOMON_ASSIGN_OR_RETURN(table->registry_,
+                          index::SeriesRegistry::Open(env, port::JoinPath(dir, "series"), registry_options));
+  // Tag keys of series created since the manifest was last saved: WAL records that name series
+  // by id carry no tags, so the schema learns these keys from the registry.
+  for (const std::string& key : table->registry_->TagKeys()) table->schema_.AddTagKey(key);
   return table;
+}
+
+uint32_t Table::SeriesInSegments() const {
+  uint32_t n = 0;
+  for (const SegmentRef& seg : segments_) {
+    const auto& series = seg.reader->index().series;  // ascending id
+    if (!series.empty()) n = std::max(n, series.back().id + 1);
+  }
+  return n;
 }
 
 std::string Table::SegmentPath(uint64_t file_number) const {
@@ -116,8 +128,8 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
       // before the record was written, so an unknown id is damage, not a race.
       if (id >= registered) {
         return Status::Corruption("series id " + std::to_string(id) + " of table " + name_ +
-                                  " is not in its registry (" + std::to_string(registered) +
-                                  " series)");
+                                  " is not in its registry " + port::JoinPath(dir_, "series") + " (" +
+                                  std::to_string(registered) + " series)");
       }
       out->series_ids[s] = id;
       continue;

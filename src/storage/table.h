@@ -122,6 +122,8 @@ class Table : public std::enable_shared_from_this<Table> {
       : env_(env), name_(std::move(name)), dir_(std::move(dir)), dir_name_(std::move(dir_name)),
         stats_budget_(std::move(stats_budget)), active_(std::make_shared<Memtable>()) {}
   std::string SegmentPath(uint64_t file_number) const;
+  // One past the highest series id the segments have rows of (0: none).
+  uint32_t SeriesInSegments() const;
   // The schema's fields as a segment's column list (a segment's ColumnIds are the table's).
   std::vector<SegmentColumn> SegmentColumns() const;
 
