@@ -131,6 +131,8 @@ std::string HttpServer::address() const {
   return host + ":" + std::to_string(core_->bound.port());
 }
 
+bool HttpServer::loopback_only() const { return core_->bound.address().is_loopback(); }
+
 void HttpServer::Shutdown(std::chrono::milliseconds grace) {
   Core& core = *core_;
   std::vector<std::shared_ptr<HttpSession>> live;

@@ -55,6 +55,8 @@ class HttpServer {
   uint16_t port() const;
   // "host:port" as bound.
   std::string address() const;
+  // True when the bound address is a loopback one (127.0.0.0/8, ::1): only this machine can connect.
+  bool loopback_only() const;
 
   // Graceful shutdown: stops accepting, closes idle keep-alive connections, lets every request
   // whose head has arrived run to completion and get its response (sent with
