@@ -13,6 +13,7 @@ void RegisterCommands(CLI::App& app) {
   RegisterBenchCommand(app);
   RegisterServerCommand(app);
   RegisterTortureCommand(app);
+  RegisterTokenCommand(app);
 }
 
 }  // namespace gnomon::tools

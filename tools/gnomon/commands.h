@@ -14,5 +14,6 @@ void RegisterVersionCommand(CLI::App& app);
 void RegisterBenchCommand(CLI::App& app);
 void RegisterServerCommand(CLI::App& app);
 void RegisterTortureCommand(CLI::App& app);
+void RegisterTokenCommand(CLI::App& app);
 
 }  // namespace gnomon::tools
