@@ -109,14 +109,17 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   options.worker_threads = config.worker_threads;
   options.max_body_bytes = config.max_body_mb << 20;
   options.default_headers = server::api::DefaultResponseHeaders(ctx);
+  options.tls_cert_file = config.tls_cert;
+  options.tls_key_file = config.tls_key;
   server::http::HttpServer http(options, &router, &http_stats);
   if (Status s = http.Start(); !s.ok()) {
     GNOMON_LOG_ERROR("[server] {}", s.message());
     (void)(*engine)->Close();
     return 1;
   }
-  GNOMON_LOG_INFO("[server] listening on http://{} (io threads {}, worker threads {}, max body {} MiB)",
-                  http.address(), config.threads == 0 ? "auto" : std::to_string(config.threads),
+  const char* scheme = http.tls() ? "https" : "http";
+  GNOMON_LOG_INFO("[server] listening on {}://{} (io threads {}, worker threads {}, max body {} MiB)",
+                  scheme, http.address(), config.threads == 0 ? "auto" : std::to_string(config.threads),
                   config.worker_threads == 0 ? "auto" : std::to_string(config.worker_threads),
                   config.max_body_mb);
   if (!http.loopback_only() && !config.auth) {
@@ -127,7 +130,7 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   }
   GNOMON_LOG_INFO("[server] authentication {}", config.auth ? "on (tokens required)" : "off");
   // One machine-readable line on stdout, for scripts and tests that start the server on port 0.
-  std::printf("gnomon listening on http://%s\n", http.address().c_str());
+  std::printf("gnomon listening on %s://%s\n", scheme, http.address().c_str());
   std::fflush(stdout);
 
   int signal_number = 0;
@@ -192,10 +195,12 @@ void RegisterServerCommand(CLI::App& app) {
   auto* auth = cmd->add_flag("--auth", v.auth,
                              "Require an API token on every endpoint but /ping and /health "
                              "(gnomon token create)");
+  auto* tls_cert = cmd->add_option("--tls-cert", v.tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
+  auto* tls_key = cmd->add_option("--tls-key", v.tls_key, "PEM private key of --tls-cert");
   AddCrashTestingFlags(cmd, &flags->crash_testing);
 
   cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
-                 qmemory, auth] {
+                 qmemory, auth, tls_cert, tls_key] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
       if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
@@ -215,6 +220,8 @@ void RegisterServerCommand(CLI::App& app) {
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
     if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
     if (auth->count()) config.auth = v.auth;
+    if (tls_cert->count()) config.tls_cert = v.tls_cert;
+    if (tls_key->count()) config.tls_key = v.tls_key;
     // A duration flag given on the command line into *out; false (reported) when it does not parse.
     auto duration = [](const CLI::Option* option, const std::string& text, int64_t* out) {
       if (!option->count()) return true;
