@@ -19,6 +19,7 @@ std::string_view StatusCodeName(Status::Code code) {
     case Status::Code::kAborted: return "Aborted";
     case Status::Code::kTimeout: return "Timeout";
     case Status::Code::kInternal: return "Internal";
+    case Status::Code::kPermissionDenied: return "Permission denied";
   }
   return "Unknown";
 }

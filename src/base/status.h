@@ -24,6 +24,7 @@ class [[nodiscard]] Status {
     kAborted,           // cancelled or shut down
     kTimeout,
     kInternal,
+    kPermissionDenied,  // the caller is known but may not do this (HTTP 403)
   };
 
   Status() = default;
@@ -42,6 +43,7 @@ class [[nodiscard]] Status {
   static Status Aborted(std::string m) { return {Code::kAborted, std::move(m)}; }
   static Status Timeout(std::string m) { return {Code::kTimeout, std::move(m)}; }
   static Status Internal(std::string m) { return {Code::kInternal, std::move(m)}; }
+  static Status PermissionDenied(std::string m) { return {Code::kPermissionDenied, std::move(m)}; }
   // An I/O error carrying errno's text: "open /x/y: No such file or directory".
   static Status FromErrno(std::string_view context, int err);
 

@@ -55,7 +55,9 @@ Status HttpClient::SendOnce(const HttpRequest& request, HttpResponse* response,
   *nothing_received = true;
   std::string target = url_.base_path + std::string(request.target);
   http::request<http::span_body<const char>> req;
-  req.method(request.method == "GET" ? http::verb::get : http::verb::post);
+  req.method(request.method == "GET"      ? http::verb::get
+             : request.method == "DELETE" ? http::verb::delete_
+                                          : http::verb::post);
   req.target(target);
   req.version(11);
   req.set(http::field::host, url_.host + ":" + url_.port);
@@ -64,6 +66,7 @@ Status HttpClient::SendOnce(const HttpRequest& request, HttpResponse* response,
   if (!request.content_encoding.empty()) {
     req.set(http::field::content_encoding, request.content_encoding);
   }
+  if (!request.authorization.empty()) req.set(http::field::authorization, request.authorization);
   req.body() = boost::span<const char>(request.body.data(), request.body.size());
   if (req.method() == http::verb::post || !request.body.empty()) req.prepare_payload();
   req.keep_alive(true);

@@ -22,11 +22,12 @@ struct HttpResponse {
 };
 
 struct HttpRequest {
-  std::string_view method = "POST";  // GET or POST
+  std::string_view method = "POST";  // GET, POST or DELETE
   std::string_view target;           // path and query, appended to the URL's base path
   std::string_view body;             // not copied; must outlive Send()
   std::string_view content_type;     // omitted when empty
   std::string_view content_encoding; // e.g. "gzip"; omitted when empty
+  std::string_view authorization;    // Authorization header ("Token ..."); omitted when empty
 };
 
 // Not thread-safe: one client per thread. The connection is opened on the first request and

@@ -29,7 +29,9 @@ ServerProcess::~ServerProcess() {
   if (stdout_fd_ >= 0) close(stdout_fd_);
 }
 
-std::string ServerProcess::url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+std::string ServerProcess::url() const {
+  return std::string(https_ ? "https" : "http") + "://127.0.0.1:" + std::to_string(port_);
+}
 
 Status ServerProcess::Start(std::chrono::seconds timeout) {
   if (pid_ > 0) return Status::InvalidArgument("server already running");
@@ -60,6 +62,9 @@ Status ServerProcess::Start(std::chrono::seconds timeout) {
 
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   GNOMON_RETURN_IF_ERROR(WaitForAddress(deadline));
+  // The line comes once the server accepts; over HTTPS (which HttpClient does not speak) that is
+  // the readiness signal.
+  if (https_) return Status::OK();
   GNOMON_ASSIGN_OR_RETURN(Url base, ParseUrl(url()));
   while (std::chrono::steady_clock::now() < deadline) {
     HttpClient client(base);
@@ -70,10 +75,10 @@ Status ServerProcess::Start(std::chrono::seconds timeout) {
   return Status::Timeout("server never answered /ping; see " + log_path_);
 }
 
-// Reads stdout until the "gnomon listening on http://HOST:PORT" line.
+// Reads stdout until the "gnomon listening on http[s]://HOST:PORT" line.
 Status ServerProcess::WaitForAddress(std::chrono::steady_clock::time_point deadline) {
   std::string text;
-  const std::string marker = "gnomon listening on http://";
+  const std::string marker = "gnomon listening on http";
   while (port_ == 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
@@ -88,6 +93,7 @@ Status ServerProcess::WaitForAddress(std::chrono::steady_clock::time_point deadl
     size_t nl = at == std::string::npos ? std::string::npos : text.find('\n', at);
     if (nl != std::string::npos) {
       std::string addr = text.substr(at + marker.size(), nl - at - marker.size());
+      https_ = addr.rfind("s://", 0) == 0;
       port_ = static_cast<uint16_t>(std::atoi(addr.substr(addr.rfind(':') + 1).c_str()));
     }
   }

@@ -43,7 +43,7 @@ class ServerProcess {
   pid_t pid() const { return pid_; }
   bool running() const { return pid_ > 0; }
   const std::string& log_path() const { return log_path_; }
-  // "http://127.0.0.1:PORT"
+  // "http://127.0.0.1:PORT" ("https://..." when the server was started with --tls-cert)
   std::string url() const;
 
   // User + system CPU seconds the running child has used so far (/proc/PID/stat).
@@ -62,6 +62,7 @@ class ServerProcess {
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   uint16_t port_ = 0;
+  bool https_ = false;  // the server announced an https:// address
 };
 
 }  // namespace gnomon::bench

@@ -83,6 +83,7 @@ class QueryEngineImpl final : public QueryEngine {
                                                        : options_.default_memory_limit_bytes;
     PlannerOptions popts;
     popts.database = options.database;
+    popts.access_check = options.access_check;
     popts.now_ns = options.now_ns != 0 ? options.now_ns : NowNanos();
     popts.threads = options_.worker_threads;
     Status s = Run(*statement, popts, &ctx, sink, start);
@@ -90,10 +91,17 @@ class QueryEngineImpl final : public QueryEngine {
   }
 
  private:
+  static Status Allowed(const PlannerOptions& popts, const std::string& database, bool write) {
+    return popts.access_check ? popts.access_check(database, write) : Status::OK();
+  }
+
   Status Run(const Statement& st, const PlannerOptions& popts, ExecutionContext* ctx, ResultSink* sink,
              std::chrono::steady_clock::time_point start) {
     switch (st.type) {
       case StatementType::kSelect: {
+        if (st.As<SelectStatement>().node->from != nullptr) {
+          GNOMON_RETURN_IF_ERROR(Allowed(popts, popts.database, false));
+        }
         if (!storage_->DatabaseExists(popts.database) &&
             st.As<SelectStatement>().node->from != nullptr) {
           return Status::NotFound("database " + popts.database + " not found");
@@ -122,6 +130,7 @@ class QueryEngineImpl final : public QueryEngine {
         if (ex.statement->type != StatementType::kSelect) {
           return Status::InvalidArgument("EXPLAIN supports SELECT statements");
         }
+        GNOMON_RETURN_IF_ERROR(Allowed(popts, popts.database, false));
         if (!storage_->DatabaseExists(popts.database)) {
           return Status::NotFound("database " + popts.database + " not found");
         }
@@ -163,6 +172,7 @@ class QueryEngineImpl final : public QueryEngine {
       case StatementType::kShow: return Show(st.As<ShowStatement>(), popts, sink);
       case StatementType::kCreateDatabase: {
         const auto& c = st.As<CreateDatabaseStatement>();
+        GNOMON_RETURN_IF_ERROR(Allowed(popts, c.name, true));
         if (storage_->DatabaseExists(c.name)) {
           if (!c.if_not_exists) return Status::AlreadyExists("database " + c.name + " already exists");
         } else {
@@ -172,6 +182,9 @@ class QueryEngineImpl final : public QueryEngine {
       }
       case StatementType::kDrop: {
         const auto& d = st.As<DropStatement>();
+        GNOMON_RETURN_IF_ERROR(Allowed(
+            popts, d.kind == DropKind::kDatabase ? d.name : (d.schema_name.empty() ? popts.database : d.schema_name),
+            true));
         Status s;
         if (d.kind == DropKind::kDatabase) {
           s = storage_->DropDatabase(d.name);
@@ -191,16 +204,20 @@ class QueryEngineImpl final : public QueryEngine {
     QueryStats stats;
     switch (s.kind) {
       case ShowKind::kDatabases:
-        for (const std::string& db : storage_->ListDatabases()) rows.push_back({db});
+        for (const std::string& db : storage_->ListDatabases()) {
+          if (Allowed(popts, db, false).ok()) rows.push_back({db});
+        }
         return Emit(sink, {{"name", ValueType::kString}}, StringColumns(rows, 1), stats);
       case ShowKind::kTables: {
         const std::string db = s.schema_name.empty() ? popts.database : s.schema_name;
+        GNOMON_RETURN_IF_ERROR(Allowed(popts, db, false));
         GNOMON_ASSIGN_OR_RETURN(auto tables, storage_->ListTables(db));
         for (const std::string& t : tables) rows.push_back({t});
         return Emit(sink, {{"name", ValueType::kString}}, StringColumns(rows, 1), stats);
       }
       case ShowKind::kColumns: {
         const std::string db = s.schema_name.empty() ? popts.database : s.schema_name;
+        GNOMON_RETURN_IF_ERROR(Allowed(popts, db, false));
         GNOMON_ASSIGN_OR_RETURN(auto info, storage_->DescribeTable(db, s.table_name));
         for (const auto& c : info.columns) {
           rows.push_back({c.name, std::string(ValueTypeName(c.type)), SemanticType(c.kind)});
@@ -217,6 +234,7 @@ class QueryEngineImpl final : public QueryEngine {
   Status Delete(const DeleteStatement& d, const PlannerOptions& popts, ExecutionContext* ctx,
                 ResultSink* sink) {
     const std::string db = d.schema_name.empty() ? popts.database : d.schema_name;
+    GNOMON_RETURN_IF_ERROR(Allowed(popts, db, true));
     GNOMON_ASSIGN_OR_RETURN(auto reader, storage_->OpenTable(db, d.table_name));
     std::vector<std::string> tags;
     for (const auto& c : reader->Info().columns) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "src/base/status.h"
+#include "src/query/access_check.h"
 #include "src/query/result.h"
 #include "src/storage/engine.h"
 
@@ -21,6 +22,7 @@ struct QueryEngineOptions {
 
 struct QueryOptions {
   std::string database = "public";
+  AccessCheck access_check;  // empty: everything is allowed
   int64_t now_ns = 0;        // value of now(); 0 = the wall clock when the query starts
   int64_t timeout_ms = -1;   // -1 = engine default
   int64_t memory_limit_bytes = -1;

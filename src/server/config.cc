@@ -170,6 +170,16 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       config->log_level = *str();
     } else if (key == "query-timeout") {
       GNOMON_RETURN_IF_ERROR(duration(&config->query_timeout_ns, "30s"));
+    } else if (key == "auth") {
+      auto b = node.value<bool>();
+      if (!b) return fail("true or false");
+      config->auth = *b;
+    } else if (key == "tls-cert") {
+      if (!str()) return fail("a string (a PEM file)");
+      config->tls_cert = *str();
+    } else if (key == "tls-key") {
+      if (!str()) return fail("a string (a PEM file)");
+      config->tls_key = *str();
     } else if (key == "query-memory-mb") {
       if (!positive_int()) return fail("a non-negative integer");
       config->query_memory_mb = static_cast<size_t>(*positive_int());
@@ -199,6 +209,9 @@ Status ValidateConfig(const ServerConfig& config) {
     return Status::InvalidArgument("memtable-budget-mb must be at least 1");
   }
   if (config.query_memory_mb == 0) return Status::InvalidArgument("query-memory-mb must be at least 1");
+  if (config.tls_cert.empty() != config.tls_key.empty()) {
+    return Status::InvalidArgument("tls-cert and tls-key must be given together");
+  }
   static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn",
                                                  "warning", "error", "critical", "off"};
   bool level_ok = false;

@@ -27,6 +27,9 @@ struct ServerConfig {
   std::string log_level = "info";              // log-level: trace|debug|info|warn|error|off
   int64_t query_timeout_ns = 60LL * 1000000000;  // query-timeout: "30s", "0" = none
   size_t query_memory_mb = 4096;               // query-memory-mb: working memory per query
+  bool auth = false;                           // auth: every endpoint but /ping, /health needs a token
+  std::string tls_cert;                        // tls-cert: PEM certificate chain (with tls-key: HTTPS)
+  std::string tls_key;                         // tls-key: PEM private key
 };
 
 // An InfluxQL-style duration ("7d", "1h30m", "500ms", "90s", "2w"; units ns, u/us/µs, ms, s, m,

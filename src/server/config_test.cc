@@ -83,6 +83,23 @@ log-level = "debug"
   EXPECT_FALSE(ApplyToml("compact-cold-after = 5", "t.toml", &c).ok());
 }
 
+TEST(ConfigTomlTest, SecurityKeys) {
+  ServerConfig c;
+  EXPECT_FALSE(c.auth);  // off by default; the default address is loopback
+  EXPECT_EQ(c.http_addr.rfind("127.0.0.1:", 0), 0u);
+  Status s = ApplyToml("auth = true\ntls-cert = \"c.pem\"\ntls_key = \"k.pem\"\n", "t.toml", &c);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(c.auth);
+  EXPECT_EQ(c.tls_cert, "c.pem");
+  EXPECT_EQ(c.tls_key, "k.pem");
+  c.data_dir = "d";
+  EXPECT_TRUE(ValidateConfig(c).ok());
+  c.tls_key.clear();
+  EXPECT_EQ(ValidateConfig(c).message(), "tls-cert and tls-key must be given together");
+  EXPECT_EQ(ApplyToml("auth = \"yes\"\n", "t.toml", &c).message(),
+            "t.toml: key 'auth' must be true or false");
+}
+
 TEST(ConfigTomlTest, ErrorsNameTheKeyAndSource) {
   ServerConfig c;
   Status unknown = ApplyToml("data-dri = \"x\"\n", "my.toml", &c);

@@ -6,6 +6,7 @@
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
 #include "src/storage/data_dir_layout.h"
+#include "src/storage/identifier.h"
 #include "src/wal/replay.h"
 
 namespace gnomon::storage {
@@ -15,14 +16,6 @@ namespace {
 // ~300 KB: a fresh string would regrow, copy and fault its pages in on every request), unless a
 // batch left it larger than this.
 constexpr size_t kKeepRecordBufferBytes = 16ull << 20;
-
-Status ValidateName(std::string_view kind, std::string_view name) {
-  if (name.empty()) return Status::InvalidArgument(std::string(kind) + " name must not be empty");
-  if (name.size() > 255) {
-    return Status::InvalidArgument(std::string(kind) + " name longer than 255 bytes");
-  }
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -154,13 +147,13 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
                                                             const std::string& table, bool create) {
   if (auto t = FindTable(database, table)) return t;
   if (!create) return Status::NotFound("table " + table + " not found in database " + database);
-  GNOMON_RETURN_IF_ERROR(ValidateName("table", table));
+  GNOMON_RETURN_IF_ERROR(ValidateTableName(table));
   std::shared_ptr<Table> result;
   {
     std::unique_lock lock(dbs_mu_);
     auto db_it = databases_.find(database);
     if (db_it == databases_.end()) {
-      GNOMON_RETURN_IF_ERROR(ValidateName("database", database));
+      GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(database));
       auto db = std::make_unique<Database>();
       db->name = database;
       db->dir_name = EscapeFileName(database) + "-" + std::to_string(NextFileNumber());
@@ -189,7 +182,7 @@ Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptio
   if (closed_) return Status::Aborted("engine is closed");
   WriteOutcome outcome;
   if (batch.empty()) return outcome;
-  GNOMON_RETURN_IF_ERROR(ValidateName("database", batch.database()));
+  GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(batch.database()));
   {
     // Back-pressure: while a flush is running and the new memtables have filled the budget
     // again, writers wait for it instead of growing memory (at most one frozen generation
@@ -320,7 +313,7 @@ Status EngineImpl::ApplyControl(const ControlRecord& record) {
 }
 
 Status EngineImpl::CreateDatabase(const std::string& name, const DatabaseOptions& options) {
-  GNOMON_RETURN_IF_ERROR(ValidateName("database", name));
+  GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(name));
   {
     std::unique_lock lock(dbs_mu_);
     auto it = databases_.find(name);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/storage/identifier.h"
+
 namespace gnomon::storage {
 
 Status TableSchema::AddField(std::string_view name, ValueType type, ColumnId* id) {
@@ -16,6 +18,7 @@ Status TableSchema::AddField(std::string_view name, ValueType type, ColumnId* id
     *id = it->second;
     return Status::OK();
   }
+  GNOMON_RETURN_IF_ERROR(ValidateColumnName(name));
   *id = static_cast<ColumnId>(fields_.size());
   fields_.push_back(FieldColumn{std::string(name), type});
   by_name_.emplace(std::string(name), *id);

@@ -14,6 +14,7 @@ void RegisterCommands(CLI::App& app) {
   RegisterServerCommand(app);
   RegisterTortureCommand(app);
   RegisterDataDirCommands(app);
+  RegisterTokenCommand(app);
 }
 
 }  // namespace gnomon::tools

@@ -15,5 +15,6 @@ void RegisterBenchCommand(CLI::App& app);
 void RegisterServerCommand(CLI::App& app);
 void RegisterTortureCommand(CLI::App& app);
 void RegisterDataDirCommands(CLI::App& app);
+void RegisterTokenCommand(CLI::App& app);
 
 }  // namespace gnomon::tools

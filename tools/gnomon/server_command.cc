@@ -11,6 +11,7 @@
 #include "src/server/api/api_context.h"
 #include "src/server/api/api_routes.h"
 #include "src/server/api/sql_endpoint.h"
+#include "src/server/auth/token_store.h"
 #include "src/query/query_engine.h"
 #include "src/server/config.h"
 #include "src/server/http/http_server.h"
@@ -72,8 +73,24 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
     return 1;
   }
 
+  // The token file is read even without --auth, so that the admin endpoints can prepare tokens.
+  auto tokens = server::auth::TokenStore::Open(engine_options.env, config.data_dir);
+  if (!tokens.ok()) {
+    GNOMON_LOG_ERROR("[server] cannot read the tokens of {}: {}", config.data_dir,
+                     tokens.status().ToString());
+    (void)(*engine)->Close();
+    return 1;
+  }
+  if (config.auth && (*tokens)->size() == 0) {
+    GNOMON_LOG_WARN("[server] --auth is on but {} has no tokens: every request but /ping and "
+                    "/health will be refused; create one with `gnomon token create`",
+                    config.data_dir);
+  }
+
   server::http::HttpStats http_stats;
   server::api::ApiContext ctx;
+  ctx.auth_required = config.auth;
+  ctx.tokens = tokens->get();
   ctx.engine = engine->get();
   ctx.http_stats = &http_stats;
   ctx.version = GNOMON_VERSION;
@@ -81,7 +98,7 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   query_options.default_timeout_ms = config.query_timeout_ns / 1000000;
   query_options.default_memory_limit_bytes = config.query_memory_mb << 20;
   auto query_engine = query::QueryEngine::Create(engine->get(), query_options);
-  ctx.sql_handler = server::api::MakeSqlHandler(query_engine.get());
+  ctx.sql_handler = server::api::MakeSqlEndpoint(query_engine.get());
   server::http::Router router;
   server::api::RegisterApiRoutes(&ctx, &router);
 
@@ -92,18 +109,28 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   options.worker_threads = config.worker_threads;
   options.max_body_bytes = config.max_body_mb << 20;
   options.default_headers = server::api::DefaultResponseHeaders(ctx);
+  options.tls_cert_file = config.tls_cert;
+  options.tls_key_file = config.tls_key;
   server::http::HttpServer http(options, &router, &http_stats);
   if (Status s = http.Start(); !s.ok()) {
     GNOMON_LOG_ERROR("[server] {}", s.message());
     (void)(*engine)->Close();
     return 1;
   }
-  GNOMON_LOG_INFO("[server] listening on http://{} (io threads {}, worker threads {}, max body {} MiB)",
-                  http.address(), config.threads == 0 ? "auto" : std::to_string(config.threads),
+  const char* scheme = http.tls() ? "https" : "http";
+  GNOMON_LOG_INFO("[server] listening on {}://{} (io threads {}, worker threads {}, max body {} MiB)",
+                  scheme, http.address(), config.threads == 0 ? "auto" : std::to_string(config.threads),
                   config.worker_threads == 0 ? "auto" : std::to_string(config.worker_threads),
                   config.max_body_mb);
+  if (!http.loopback_only() && !config.auth) {
+    GNOMON_LOG_WARN("[server] listening on {} beyond loopback WITHOUT authentication: anyone who "
+                    "can reach this port can read, write and delete data (use --auth; see "
+                    "docs/security.md)",
+                    http.address());
+  }
+  GNOMON_LOG_INFO("[server] authentication {}", config.auth ? "on (tokens required)" : "off");
   // One machine-readable line on stdout, for scripts and tests that start the server on port 0.
-  std::printf("gnomon listening on http://%s\n", http.address().c_str());
+  std::printf("gnomon listening on %s://%s\n", scheme, http.address().c_str());
   std::fflush(stdout);
 
   int signal_number = 0;
@@ -165,10 +192,15 @@ void RegisterServerCommand(CLI::App& app) {
   auto* qmemory = cmd->add_option("--query-memory-mb", v.query_memory_mb,
                                   "Working memory one query may use before it is ended")
                       ->capture_default_str();
+  auto* auth = cmd->add_flag("--auth", v.auth,
+                             "Require an API token on every endpoint but /ping and /health "
+                             "(gnomon token create)");
+  auto* tls_cert = cmd->add_option("--tls-cert", v.tls_cert, "PEM certificate chain: serve HTTPS (with --tls-key)");
+  auto* tls_key = cmd->add_option("--tls-key", v.tls_key, "PEM private key of --tls-cert");
   AddCrashTestingFlags(cmd, &flags->crash_testing);
 
   cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
-                 qmemory] {
+                 qmemory, auth, tls_cert, tls_key] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
       if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
@@ -187,6 +219,9 @@ void RegisterServerCommand(CLI::App& app) {
     if (level->count()) config.log_level = v.log_level;
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
     if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
+    if (auth->count()) config.auth = v.auth;
+    if (tls_cert->count()) config.tls_cert = v.tls_cert;
+    if (tls_key->count()) config.tls_key = v.tls_key;
     // A duration flag given on the command line into *out; false (reported) when it does not parse.
     auto duration = [](const CLI::Option* option, const std::string& text, int64_t* out) {
       if (!option->count()) return true;

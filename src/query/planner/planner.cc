@@ -90,6 +90,7 @@ Result<OperatorPtr> Planner::Plan(const SelectNode& node, const Statement& stmt,
       src_ctx.qualifiers = {t.table_name};
     } else {
       const std::string db = t.schema_name.empty() ? options_.database : t.schema_name;
+      if (options_.access_check) GNOMON_RETURN_IF_ERROR(options_.access_check(db, false));
       GNOMON_ASSIGN_OR_RETURN(auto reader, engine_->OpenTable(db, t.table_name));
       BaseTable b;
       b.reader = std::shared_ptr<storage::TableReader>(std::move(reader));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/base/result.h"
+#include "src/query/access_check.h"
 #include "src/query/execution/operator.h"
 #include "src/query/parser/ast.h"
 #include "src/storage/engine.h"
@@ -16,6 +17,7 @@ namespace gnomon::query {
 
 struct PlannerOptions {
   std::string database;
+  AccessCheck access_check;  // QueryOptions::access_check; empty: allowed
   int64_t now_ns = 0;
   int threads = 1;
 };

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "src/query/access_check.h"
+#include "src/server/auth/token_store.h"
 #include "src/server/http/http_message.h"
 #include "src/server/http/http_stats.h"
 #include "src/storage/engine.h"
@@ -30,7 +32,14 @@ struct ApiContext {
   std::string version = "0.1.0";        // Gnomon's version (X-Gnomon-Version, /health)
   std::string influx_version = "1.8.10";  // X-Influxdb-Version: the InfluxDB API we mirror
   // The /v1/sql hook: set by the SQL layer when it exists; while empty, /v1/sql answers 501.
-  http::Handler sql_handler;
+  // `access` limits the databases the statement may touch (empty: no limit).
+  std::function<void(const http::Request&, const query::AccessCheck& access, http::Response*)>
+      sql_handler;
+  // --auth: every endpoint but /ping and /health needs a token from `tokens` (auth_guard.h).
+  bool auth_required = false;
+  // The data directory's tokens (the admin token endpoints change them); not owned, thread-safe.
+  // May be null (no token endpoints) only when auth_required is false.
+  auth::TokenStore* tokens = nullptr;
 };
 
 }  // namespace gnomon::server::api

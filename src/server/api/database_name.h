@@ -1,17 +1,12 @@
-// Database names as the HTTP API accepts them: 1-64 bytes of [A-Za-z0-9_-.], starting with a
-// letter, digit or underscore (InfluxDB 3's rule, plus '.' and a leading '_' for v1 names such as
-// "_internal"). Names become directory names in the data directory, so nothing else gets through.
+// Database names as the HTTP API accepts them: the storage engine's rule (src/storage/identifier.h),
+// checked at the API so that a bad name is a 400 before anything else happens.
 #pragma once
 
-#include <string_view>
-
-#include "src/base/status.h"
+#include "src/storage/identifier.h"
 
 namespace gnomon::server::api {
 
-inline constexpr size_t kMaxDatabaseNameBytes = 64;
-
-// OK, or InvalidArgument explaining what is wrong with `name`.
-Status ValidateDatabaseName(std::string_view name);
+using storage::kMaxDatabaseNameBytes;
+using storage::ValidateDatabaseName;
 
 }  // namespace gnomon::server::api

@@ -46,6 +46,7 @@ int HttpStatusFor(const Status& status) {
     case Status::Code::kOutOfRange:
     case Status::Code::kAlreadyExists: return 400;
     case Status::Code::kNotFound: return 404;
+    case Status::Code::kPermissionDenied: return 403;
     case Status::Code::kUnsupported: return 501;
     case Status::Code::kAborted: return 503;
     case Status::Code::kResourceExhausted:  // 500: what InfluxDB 1.x answers, and what TSBS retries

@@ -30,12 +30,16 @@ void NameSeries(JsonWriter* json, std::string_view name, const std::vector<std::
 
 // Runs one statement, writing the body of its result object (after "statement_id").
 void Execute(ApiContext& ctx, const InfluxqlStatement& stmt, std::string_view default_db,
-             JsonWriter* json) {
+             const Caller& caller, JsonWriter* json) {
   auto error = [&](std::string_view message) { json->Key("error").String(message); };
   storage::Engine& engine = *ctx.engine;
   switch (stmt.kind) {
     case Kind::kShowDatabases: {
       std::vector<std::string> names = engine.ListDatabases();
+      // A token limited to some databases sees only those.
+      std::erase_if(names, [&](const std::string& n) {
+        return !caller.Check(auth::Access::kRead, n).ok();
+      });
       std::sort(names.begin(), names.end());
       // Always one series, even when empty: clients such as TSBS index series[0] unconditionally.
       NameSeries(json, "databases", names);
@@ -72,9 +76,24 @@ void Execute(ApiContext& ctx, const InfluxqlStatement& stmt, std::string_view de
   }
 }
 
+// What `stmt` needs of the caller's token: changes need write access to their database, the
+// rest read access (SHOW DATABASES: to any database; it lists only the readable ones).
+Status Authorize(const InfluxqlStatement& stmt, std::string_view default_db, const Caller& caller) {
+  std::string_view db = stmt.database.empty() ? default_db : std::string_view(stmt.database);
+  switch (stmt.kind) {
+    case Kind::kShowDatabases: return caller.Check(auth::Access::kRead, "");
+    case Kind::kCreateDatabase:
+    case Kind::kDropDatabase: return caller.Check(auth::Access::kWrite, stmt.database);
+    case Kind::kShowMeasurements:
+    case Kind::kUnsupported: return caller.Check(auth::Access::kRead, db);
+  }
+  return caller.Check(auth::Access::kAdmin, "");
+}
+
 }  // namespace
 
-void HandleQuery(ApiContext& ctx, const http::Request& request, http::Response* response) {
+void HandleQuery(ApiContext& ctx, const http::Request& request, const Caller& caller,
+                 http::Response* response) {
   std::string_view q = request.query.GetOr("q", "");
   std::string_view db = request.query.GetOr("db", "");
   http::QueryParams form;
@@ -91,11 +110,17 @@ void HandleQuery(ApiContext& ctx, const http::Request& request, http::Response* 
     return WriteApiError(ApiDialect::kV1, 400,
                          "error parsing query: " + statements.status().message(), response);
   }
+  // All statements are authorized before any runs, as InfluxDB 1.x does ("error authorizing query").
+  for (const auto& stmt : *statements) {
+    if (Status s = Authorize(stmt, db, caller); !s.ok()) {
+      return WriteApiError(ApiDialect::kV1, 403, "error authorizing query: " + s.message(), response);
+    }
+  }
   JsonWriter json;
   json.BeginObject().Key("results").BeginArray();
   for (size_t i = 0; i < statements->size(); ++i) {
     json.BeginObject().Key("statement_id").UInt(i);
-    Execute(ctx, (*statements)[i], db, &json);
+    Execute(ctx, (*statements)[i], db, caller, &json);
     json.EndObject();
   }
   json.EndArray().EndObject();

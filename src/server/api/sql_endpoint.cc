@@ -15,6 +15,7 @@ int SqlErrorStatus(const Status& s) {
       // An unknown database is 404; an unknown table or column is a bad query (400).
       return s.message().rfind("database ", 0) == 0 ? 404 : 400;
     case Status::Code::kTimeout: return 408;
+    case Status::Code::kPermissionDenied: return 403;
     case Status::Code::kIOError:
     case Status::Code::kCorruption:
     case Status::Code::kInternal: return 500;
@@ -36,7 +37,15 @@ std::string Abbreviate(std::string_view sql) {
 }  // namespace
 
 http::Handler MakeSqlHandler(query::QueryEngine* engine, ResultStreamLimits limits) {
-  return [engine, limits](const http::Request& request, http::Response* response) {
+  return [endpoint = MakeSqlEndpoint(engine, limits)](const http::Request& request,
+                                                      http::Response* response) {
+    endpoint(request, {}, response);
+  };
+}
+
+SqlHandler MakeSqlEndpoint(query::QueryEngine* engine, ResultStreamLimits limits) {
+  return [engine, limits](const http::Request& request, const query::AccessCheck& access,
+                          http::Response* response) {
     std::string sql;
     if (auto q = request.query.Get("sql")) {
       sql = std::string(*q);
@@ -55,6 +64,7 @@ http::Handler MakeSqlHandler(query::QueryEngine* engine, ResultStreamLimits limi
     }
     query::QueryOptions options;
     if (auto db = request.query.Get("db")) options.database = std::string(*db);
+    options.access_check = access;
     ResultFormat format = ResultFormat::kJson;
     if (auto f = request.query.Get("format")) {
       if (*f == "csv") {

@@ -17,7 +17,12 @@
 
 namespace gnomon::server::api {
 
-// `engine` must outlive the handler.
+using SqlHandler =
+    std::function<void(const http::Request&, const query::AccessCheck&, http::Response*)>;
+
+// `engine` must outlive the handler. The statement may touch only what `access` allows (403).
+SqlHandler MakeSqlEndpoint(query::QueryEngine* engine, ResultStreamLimits limits = {});
+// The same without access limits, as a plain route handler (tests).
 http::Handler MakeSqlHandler(query::QueryEngine* engine, ResultStreamLimits limits = {});
 
 }  // namespace gnomon::server::api

@@ -5,8 +5,9 @@
 
 namespace gnomon::server::api {
 
-void HandleSql(ApiContext& ctx, const http::Request& request, http::Response* response) {
-  if (ctx.sql_handler) return ctx.sql_handler(request, response);
+void HandleSql(ApiContext& ctx, const http::Request& request, const Caller& caller,
+               http::Response* response) {
+  if (ctx.sql_handler) return ctx.sql_handler(request, caller.AccessCheck(), response);
   WriteApiError(ApiDialect::kV1, 501, "SQL queries are not available in this build", response);
 }
 

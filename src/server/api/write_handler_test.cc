@@ -240,7 +240,7 @@ TEST(SqlHookTest, NotImplementedUntilTheSqlLayerSetsIt) {
   ApiFixture f;
   auto r = f.Post("/v1/sql", "SELECT 1");
   EXPECT_EQ(r.status, 501);
-  f.ctx.sql_handler = [](const http::Request& req, http::Response* resp) {
+  f.ctx.sql_handler = [](const http::Request& req, const query::AccessCheck&, http::Response* resp) {
     resp->SetText(200, "text/plain", "sql:" + std::string(req.body));
   };
   auto hooked = f.Post("/v1/sql", "SELECT 1");

@@ -57,6 +57,33 @@ void DoAccept(HttpServer::Core* core) {
                          }));
 }
 
+// The TLS context from the options' certificate and key files; nothing when they are not set.
+Status LoadTls(HttpServer::Core* core) {
+  const ServerOptions& o = core->options;
+  if (o.tls_cert_file.empty() && o.tls_key_file.empty()) return Status::OK();
+  if (o.tls_cert_file.empty() || o.tls_key_file.empty()) {
+    return Status::InvalidArgument("TLS needs both a certificate and a key file");
+  }
+  net::ssl::context ctx(net::ssl::context::tls_server);
+  boost::system::error_code ec;
+  ctx.set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 |
+                      net::ssl::context::no_sslv3 | net::ssl::context::no_tlsv1 |
+                      net::ssl::context::no_tlsv1_1 | net::ssl::context::single_dh_use,
+                  ec);
+  if (ctx.use_certificate_chain_file(o.tls_cert_file, ec)) {
+    return Status::IOError("TLS certificate " + o.tls_cert_file + ": " + ec.message());
+  }
+  if (ctx.use_private_key_file(o.tls_key_file, net::ssl::context::pem, ec)) {
+    return Status::IOError("TLS key " + o.tls_key_file + ": " + ec.message());
+  }
+  if (SSL_CTX_check_private_key(ctx.native_handle()) != 1) {
+    return Status::InvalidArgument("TLS key " + o.tls_key_file + " does not match certificate " +
+                                   o.tls_cert_file);
+  }
+  core->tls.emplace(std::move(ctx));
+  return Status::OK();
+}
+
 }  // namespace
 
 bool HttpServer::Core::Register(const std::shared_ptr<HttpSession>& session) {
@@ -82,6 +109,7 @@ HttpServer::~HttpServer() { Shutdown(std::chrono::milliseconds(0)); }
 Status HttpServer::Start() {
   Core& core = *core_;
   GNOMON_CHECK_MSG(!core.acceptor.has_value(), "HttpServer::Start called twice");
+  GNOMON_RETURN_IF_ERROR(LoadTls(&core));
   boost::system::error_code ec;
   tcp::resolver resolver(core.ioc);
   auto endpoints = resolver.resolve(core.options.host, std::to_string(core.options.port),
@@ -130,6 +158,10 @@ std::string HttpServer::address() const {
   std::string host = addr.is_v6() ? "[" + addr.to_string() + "]" : addr.to_string();
   return host + ":" + std::to_string(core_->bound.port());
 }
+
+bool HttpServer::tls() const { return core_->tls.has_value(); }
+
+bool HttpServer::loopback_only() const { return core_->bound.address().is_loopback(); }
 
 void HttpServer::Shutdown(std::chrono::milliseconds grace) {
   Core& core = *core_;

@@ -36,6 +36,10 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(300);
   // How long receiving one request (head to last body byte), or sending one response, may take.
   std::chrono::milliseconds io_timeout = std::chrono::seconds(120);
+  // HTTPS: a PEM certificate chain and its PEM private key (both or neither). Every connection
+  // then starts with a TLS handshake (TLS 1.2 or newer); plain HTTP is refused.
+  std::string tls_cert_file;
+  std::string tls_key_file;
   // Added to every response (e.g. X-Influxdb-Version).
   std::vector<std::pair<std::string, std::string>> default_headers;
 };
@@ -49,12 +53,16 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds, listens and starts the threads. IOError when the address cannot be bound.
+  // Binds, listens and starts the threads. IOError when the address cannot be bound, or the TLS
+  // certificate or key cannot be loaded.
   Status Start();
   // The bound port (useful with port 0). REQUIRES: Start() succeeded.
   uint16_t port() const;
   // "host:port" as bound.
   std::string address() const;
+  // True when the bound address is a loopback one (127.0.0.0/8, ::1): only this machine can connect.
+  bool loopback_only() const;
+  bool tls() const;
 
   // Graceful shutdown: stops accepting, closes idle keep-alive connections, lets every request
   // whose head has arrived run to completion and get its response (sent with

@@ -46,7 +46,7 @@ std::string_view View(beast::string_view s) { return std::string_view(s.data(), 
 }  // namespace
 
 HttpSession::HttpSession(tcp::socket socket, HttpServer::Core* core)
-    : stream_(std::move(socket)), core_(core) {
+    : stream_(std::move(socket), core->tls ? &*core->tls : nullptr), core_(core) {
   core_->stats->ConnectionOpened();
 }
 
@@ -58,6 +58,17 @@ HttpSession::~HttpSession() {
 void HttpSession::Start() {
   beast::error_code ec;
   stream_.socket().set_option(tcp::no_delay(true), ec);  // small responses must not wait for ACKs
+  if (!stream_.is_tls()) return ReadHeader();
+  stream_.expires_after(core_->options.io_timeout);
+  stream_.async_handshake([self = shared_from_this()](BeastError e) { self->OnHandshake(e); });
+}
+
+void HttpSession::OnHandshake(BeastError ec) {
+  if (ec) {
+    // A client speaking plain HTTP to the TLS port, or one that does not trust our certificate.
+    GNOMON_LOG_DEBUG("[http] TLS handshake failed: {}", ec.message());
+    return Close();
+  }
   ReadHeader();
 }
 

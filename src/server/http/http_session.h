@@ -29,6 +29,7 @@
 #include "src/server/http/gzip_decoder.h"
 #include "src/server/http/http_message.h"
 #include "src/server/http/server_core.h"
+#include "src/server/http/session_stream.h"
 
 namespace gnomon::server::http {
 
@@ -40,7 +41,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // Starts reading the first request. REQUIRES: registered with the core; runs on the strand.
   void Start();
   // The connection's strand.
-  boost::beast::tcp_stream::executor_type get_executor() { return stream_.get_executor(); }
+  SessionStream::executor_type get_executor() { return stream_.get_executor(); }
   // Shutdown has begun: close now if idle between requests, else after the current response.
   // Runs on the session's strand.
   void OnServerStop();
@@ -57,6 +58,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   class StreamSink;  // ChunkSink over this connection (http_session_stream.cc)
   using BeastError = boost::beast::error_code;
 
+  void OnHandshake(BeastError ec);
   void ReadHeader();
   void OnHeader(BeastError ec);
   void ReadBody();
@@ -85,7 +87,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void Close();
   void RecycleBuffers();
 
-  boost::beast::tcp_stream stream_;
+  SessionStream stream_;  // plain TCP, or TLS when the server has a certificate
   HttpServer::Core* core_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;

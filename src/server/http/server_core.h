@@ -4,6 +4,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 
@@ -49,6 +50,7 @@ struct HttpServer::Core {
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   std::optional<boost::asio::ip::tcp::acceptor> acceptor;
   std::optional<boost::asio::strand<boost::asio::io_context::executor_type>> accept_strand;
+  std::optional<boost::asio::ssl::context> tls;  // set by Start() when options carry a certificate
   std::vector<std::thread> io_threads;
   boost::asio::thread_pool worker_pool;
   boost::asio::ip::tcp::endpoint bound;
