@@ -1,5 +1,6 @@
 #include "src/base/status.h"
 
+#include <cerrno>
 #include <cstring>
 
 namespace gnomon {
@@ -20,6 +21,7 @@ std::string_view StatusCodeName(Status::Code code) {
     case Status::Code::kTimeout: return "Timeout";
     case Status::Code::kInternal: return "Internal";
     case Status::Code::kPermissionDenied: return "Permission denied";
+    case Status::Code::kNoSpace: return "No space";
   }
   return "Unknown";
 }
@@ -28,7 +30,8 @@ Status Status::FromErrno(std::string_view context, int err) {
   std::string message(context);
   message += ": ";
   message += std::strerror(err);
-  return Status(Code::kIOError, std::move(message));
+  const bool full = err == ENOSPC || err == EDQUOT;
+  return Status(full ? Code::kNoSpace : Code::kIOError, std::move(message));
 }
 
 Status Status::WithContext(std::string_view context) const {

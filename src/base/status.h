@@ -25,6 +25,7 @@ class [[nodiscard]] Status {
     kTimeout,
     kInternal,
     kPermissionDenied,  // the caller is known but may not do this (HTTP 403)
+    kNoSpace,           // the disk (or a quota) is full: ENOSPC, EDQUOT (HTTP 507)
   };
 
   Status() = default;
@@ -44,6 +45,7 @@ class [[nodiscard]] Status {
   static Status Timeout(std::string m) { return {Code::kTimeout, std::move(m)}; }
   static Status Internal(std::string m) { return {Code::kInternal, std::move(m)}; }
   static Status PermissionDenied(std::string m) { return {Code::kPermissionDenied, std::move(m)}; }
+  static Status NoSpace(std::string m) { return {Code::kNoSpace, std::move(m)}; }
   // An I/O error carrying errno's text: "open /x/y: No such file or directory".
   static Status FromErrno(std::string_view context, int err);
 

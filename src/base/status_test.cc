@@ -26,6 +26,12 @@ TEST(StatusTest, FromErrnoNamesTheError) {
   EXPECT_NE(s.message().find("No such file"), std::string::npos);
 }
 
+TEST(StatusTest, AFullDiskIsNoSpace) {
+  EXPECT_EQ(Status::FromErrno("write /wal/1", ENOSPC).code(), Status::Code::kNoSpace);
+  EXPECT_EQ(Status::FromErrno("write /wal/1", EDQUOT).code(), Status::Code::kNoSpace);
+  EXPECT_EQ(Status::FromErrno("write /wal/1", EIO).code(), Status::Code::kIOError);
+}
+
 Result<int> Half(int x) {
   if (x % 2 != 0) return Status::InvalidArgument("odd");
   return x / 2;

@@ -79,14 +79,17 @@ Status FaultInjectionEnv::CheckActive(std::string_view op, const std::string& pa
 Status FaultInjectionEnv::BeforeAppendLocked(size_t requested, size_t* allowed) {
   *allowed = 0;
   if (!active_) return Status::IOError("append: file system inactive (simulated crash)");
-  if (write_calls_left_ == 0) return Status::IOError("append: injected write error");
+  auto injected = [&](std::string what) {
+    return write_no_space_ ? Status::NoSpace(what + ": No space left on device")
+                           : Status::IOError(std::move(what));
+  };
+  if (write_calls_left_ == 0) return injected("append: injected write error");
   if (write_calls_left_ != UINT64_MAX) --write_calls_left_;
   if (requested > write_bytes_left_) {
     *allowed = static_cast<size_t>(write_bytes_left_);
     write_bytes_left_ = 0;
-    return Status::IOError("append: injected write error (short write of " +
-                           std::to_string(*allowed) + " of " + std::to_string(requested) +
-                           " bytes)");
+    return injected("append: injected write error (short write of " + std::to_string(*allowed) + " of " +
+                    std::to_string(requested) + " bytes)");
   }
   if (write_bytes_left_ != UINT64_MAX) write_bytes_left_ -= requested;
   *allowed = requested;
@@ -308,9 +311,10 @@ void FaultInjectionEnv::SetFilesystemActive(bool active) {
   active_ = active;
 }
 
-void FaultInjectionEnv::FailWritesAfterBytes(uint64_t n) {
+void FaultInjectionEnv::FailWritesAfterBytes(uint64_t n, bool no_space) {
   std::lock_guard<std::mutex> lock(mu_);
   write_bytes_left_ = n;
+  write_no_space_ = no_space;
 }
 
 void FaultInjectionEnv::FailWritesAfterCalls(uint64_t n) {
@@ -328,6 +332,7 @@ void FaultInjectionEnv::ClearFaults() {
   write_bytes_left_ = UINT64_MAX;
   write_calls_left_ = UINT64_MAX;
   syncs_left_ = UINT64_MAX;
+  write_no_space_ = false;
 }
 
 void FaultInjectionEnv::SetSyncDelay(std::chrono::microseconds delay) {

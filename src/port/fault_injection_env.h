@@ -64,8 +64,9 @@ class FaultInjectionEnv final : public Env {
   void SetFilesystemActive(bool active);
 
   // The next `n` bytes appended (over all files) succeed; the append that crosses the budget
-  // applies only what fits and fails, and every later append fails.
-  void FailWritesAfterBytes(uint64_t n);
+  // applies only what fits and fails, and every later append fails (with NoSpace, as a full
+  // disk, when `no_space`; else IOError).
+  void FailWritesAfterBytes(uint64_t n, bool no_space = false);
   // The next `n` appends succeed; later ones fail without writing.
   void FailWritesAfterCalls(uint64_t n);
   // The next `n` syncs succeed; later ones fail and leave the data unsynced.
@@ -108,6 +109,7 @@ class FaultInjectionEnv final : public Env {
   uint64_t write_bytes_left_ = UINT64_MAX;
   uint64_t write_calls_left_ = UINT64_MAX;
   uint64_t syncs_left_ = UINT64_MAX;
+  bool write_no_space_ = false;
   std::chrono::microseconds sync_delay_{0};
   std::atomic<uint64_t> syncs_{0};
   std::atomic<uint64_t> dir_syncs_{0};

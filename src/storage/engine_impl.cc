@@ -490,7 +490,10 @@ EngineStats EngineImpl::Stats() {
   EngineStats stats;
   for (const auto& t : AllTables()) t->Stats(&stats);
   stats.rows_written = rows_written_.load();
-  if (wal_) stats.wal_bytes = wal_->TotalBytes();
+  {
+    WriterSection writer(&gate_);  // ReopenWalAfterFailure replaces wal_ under the exclusive gate
+    if (wal_) stats.wal_bytes = wal_->TotalBytes();
+  }
   if (stats_budget_) stats.stats_cache_bytes = stats_budget_->used();
   return stats;
 }

@@ -75,6 +75,12 @@ class EngineImpl final : public Engine {
   // engine_maintenance.cc
   Status FreezeAll();
   Status FlushFrozen();
+  // After the WAL failed (a full disk, a failed write or fsync), which it never recovers from:
+  // flushes every memtable into segments, so that each acknowledged write is durable without
+  // the failed log, then opens a new WAL and moves the manifest's live mark past the old one,
+  // which is never replayed. Fails, changing nothing that matters, while the disk still fails;
+  // the background loop retries every second. OK at once when the WAL is healthy.
+  Status ReopenWalAfterFailure();
   // Compacts partitions with at least `min_segments` segments, and cold ones (no flush since
   // `cold_before`, SteadyNanos) with two or more.
   Status CompactAll(int min_segments, int64_t cold_before = INT64_MIN);

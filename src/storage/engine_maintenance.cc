@@ -72,6 +72,47 @@ Status EngineImpl::FlushFrozen() {
   return Status::OK();
 }
 
+Status EngineImpl::ReopenWalAfterFailure() {
+  std::lock_guard freeze(freeze_mu_);
+  ExclusiveSection exclusive(&gate_);  // no write between its WAL append and its memtable apply
+  std::lock_guard flush(flush_mu_);
+  const Status failure = wal_->error();
+  if (failure.ok()) return Status::OK();
+  for (const auto& t : AllTables()) t->Freeze();
+  memtable_bytes_ = 0;
+  for (const auto& t : AllTables()) {
+    while (true) {
+      GNOMON_ASSIGN_OR_RETURN(bool flushed, t->FlushOldestFrozen(options_.partition_duration_ns,
+                                                                 [this] { return NextFileNumber(); },
+                                                                 next_sequence_.fetch_add(1)));
+      if (!flushed) break;
+    }
+  }
+  // Closed first (one Wal per directory); a closed Wal keeps reporting its error, so a failed
+  // Open below is retried like the rest.
+  (void)wal_->Close();  // its error is the failure already reported
+  wal::WalOptions wal_options;
+  wal_options.env = env_;
+  wal_options.dir = wal_->dir();
+  GNOMON_ASSIGN_OR_RETURN(std::unique_ptr<wal::Wal> fresh, wal::Wal::Open(wal_options));
+  const uint64_t live_from = fresh->current_segment();
+  {
+    std::lock_guard lock(manifest_mu_);
+    wal_first_live_segment_ = std::max(wal_first_live_segment_.load(), live_from);
+    GNOMON_RETURN_IF_ERROR(SaveManifestLocked());
+  }
+  wal_ = std::move(fresh);
+  {
+    std::lock_guard lock(bg_mu_);
+    pending_freezes_.clear();  // every frozen memtable is in segments now
+    backlog_cv_.notify_all();
+  }
+  Status removed = wal_->RemoveSegmentsBefore(live_from);
+  if (!removed.ok()) GNOMON_LOG_WARN("could not remove the failed WAL's segments: {}", removed.ToString());
+  GNOMON_LOG_INFO("WAL reopened at segment {} after: {}", live_from, failure.ToString());
+  return Status::OK();
+}
+
 Status EngineImpl::CompactAll(int min_segments, int64_t cold_before) {
   auto tables = AllTables();
   bool changed = false;
@@ -113,6 +154,11 @@ void EngineImpl::BackgroundLoop() {
       bg_flush_requested_ = false;
     }
     Status s;
+    if (!wal_->error().ok()) {
+      Status reopened = ReopenWalAfterFailure();
+      if (!reopened.ok()) GNOMON_LOG_WARN("WAL still failing, writes refused: {}", reopened.ToString());
+      continue;
+    }
     if (memtable_bytes_.load() > options_.memtable_budget_bytes) {
       s = FreezeAll();
       if (s.ok()) s = FlushFrozen();

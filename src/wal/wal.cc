@@ -284,6 +284,11 @@ Status Wal::RemoveSegmentsBefore(uint64_t segment) {
   return victims.empty() ? Status::OK() : env_->SyncDir(dir_);
 }
 
+Status Wal::error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return error_;
+}
+
 WalStats Wal::Stats() const {
   WalStats stats;
   stats.records = stat_records_.load();

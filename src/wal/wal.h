@@ -90,6 +90,9 @@ class Wal {
   uint64_t current_segment() const { return current_segment_.load(std::memory_order_relaxed); }
   const std::string& dir() const { return dir_; }
   WalStats Stats() const;
+  // The sticky error that stopped this WAL (OK while it works). Once set it never clears: the
+  // owner makes what was acknowledged durable elsewhere and opens a new Wal.
+  Status error() const;
 
  private:
   struct Writer;
@@ -116,7 +119,7 @@ class Wal {
   const uint64_t segment_bytes_;
   const uint64_t max_group_bytes_;
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::deque<Writer*> writers_;          // guarded by mu_
   Status error_;                         // sticky write/sync error; guarded by mu_
   bool closed_ = false;                  // guarded by mu_

@@ -48,11 +48,12 @@ int HttpStatusFor(const Status& status) {
     case Status::Code::kNotFound: return 404;
     case Status::Code::kPermissionDenied: return 403;
     case Status::Code::kUnsupported: return 501;
-    case Status::Code::kAborted: return 503;
+    case Status::Code::kAborted:
+    case Status::Code::kIOError: return 503;  // the disk failed; the server heals and keeps reading
+    case Status::Code::kNoSpace: return 507;
     case Status::Code::kResourceExhausted:  // 500: what InfluxDB 1.x answers, and what TSBS retries
     case Status::Code::kTimeout:
     case Status::Code::kCorruption:
-    case Status::Code::kIOError:
     case Status::Code::kInternal: return 500;
   }
   return 500;

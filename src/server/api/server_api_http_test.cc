@@ -96,7 +96,7 @@ TEST_F(ServerApiHttpTest, AdminFlushAndCompactRunAndReport) {
   f_.engine.FailMaintenance(Status::IOError("disk gone"));
   auto failed = client->Send("POST", "/v1/admin/compact", "");
   ASSERT_TRUE(failed.ok());
-  EXPECT_EQ(failed->status, 500);
+  EXPECT_EQ(failed->status, 503);
   EXPECT_THAT(failed->body, HasSubstr("compact failed"));
   EXPECT_THAT(failed->body, HasSubstr("disk gone"));
   // Only POST: a GET must not start a compaction.

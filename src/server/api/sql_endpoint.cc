@@ -16,6 +16,7 @@ int SqlErrorStatus(const Status& s) {
       return s.message().rfind("database ", 0) == 0 ? 404 : 400;
     case Status::Code::kTimeout: return 408;
     case Status::Code::kPermissionDenied: return 403;
+    case Status::Code::kNoSpace: return 507;
     case Status::Code::kIOError:
     case Status::Code::kCorruption:
     case Status::Code::kInternal: return 500;

@@ -58,6 +58,10 @@ void FailEngine(ApiContext& ctx, const WriteParams& params, const Status& status
     default:
       message = status.message();
   }
+  if (status.code() == Status::Code::kNoSpace || status.code() == Status::Code::kIOError) {
+    // The WAL is reopened in the background (EngineImpl::ReopenWalAfterFailure): worth a retry.
+    response->AddHeader("Retry-After", "1");
+  }
   if (http_status >= 500) {
     GNOMON_LOG_ERROR("[api] write to database {} failed: {}", params.database, status.ToString());
   }

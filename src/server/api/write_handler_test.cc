@@ -107,8 +107,15 @@ TEST(WriteV1Test, EngineFailuresMapToStatuses) {
   ApiFixture f;
   f.engine.FailNextWrite(Status::IOError("disk on fire"));
   auto io = f.Post("/write?db=d", "cpu v=1 1");
-  EXPECT_EQ(io.status, 500);
+  EXPECT_EQ(io.status, 503);  // the engine heals a failed WAL by itself: worth a retry
   EXPECT_EQ(io.body, R"({"error":"disk on fire"})");
+  ASSERT_EQ(io.headers.size(), 1u);
+  EXPECT_EQ(io.headers[0].first, "Retry-After");
+
+  f.engine.FailNextWrite(Status::NoSpace("wal/00000002.wal: No space left on device"));
+  auto no_space = f.Post("/write?db=d", "cpu v=1 1");
+  EXPECT_EQ(no_space.status, 507);
+  EXPECT_THAT(no_space.body, HasSubstr("No space left on device"));
 
   f.engine.FailNextWrite(Status::ResourceExhausted("memtable budget full"));
   auto full = f.Post("/write?db=d", "cpu v=1 1");
@@ -120,7 +127,7 @@ TEST(WriteV1Test, EngineFailuresMapToStatuses) {
 
   f.engine.FailNextWrite(Status::Aborted("shutting down"));
   EXPECT_EQ(f.Post("/write?db=d", "cpu v=1 1").status, 503);
-  EXPECT_EQ(f.ctx.stats.write_errors.load(), 3u);
+  EXPECT_EQ(f.ctx.stats.write_errors.load(), 4u);
 }
 
 TEST(WriteV2Test, BucketIsTheDatabase) {
