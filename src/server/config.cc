@@ -183,6 +183,9 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "query-memory-mb") {
       if (!positive_int()) return fail("a non-negative integer");
       config->query_memory_mb = static_cast<size_t>(*positive_int());
+    } else if (key == "max-series-per-database") {
+      if (!positive_int()) return fail("a non-negative integer (0: no limit)");
+      config->max_series_per_database = static_cast<uint64_t>(*positive_int());
     } else {
       return Status::InvalidArgument(std::string(source_name) + ": unknown key '" +
                                      std::string(raw_key.str()) + "'");
@@ -230,6 +233,7 @@ storage::EngineOptions ToEngineOptions(const ServerConfig& config) {
   options.memtable_budget_bytes = config.memtable_budget_mb << 20;
   options.stats_cache_bytes = config.stats_cache_mb << 20;
   options.retention_ns = config.retention_ns;
+  options.max_series_per_database = config.max_series_per_database;
   options.cold_compaction_ns = config.compact_cold_after_ns;
   return options;
 }

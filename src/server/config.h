@@ -27,6 +27,7 @@ struct ServerConfig {
   std::string log_level = "info";              // log-level: trace|debug|info|warn|error|off
   int64_t query_timeout_ns = 60LL * 1000000000;  // query-timeout: "30s", "0" = none
   size_t query_memory_mb = 4096;               // query-memory-mb: working memory per query
+  uint64_t max_series_per_database = 0;        // max-series-per-database: 0 = no limit
   bool auth = false;                           // auth: every endpoint but /ping, /health needs a token
   std::string tls_cert;                        // tls-cert: PEM certificate chain (with tls-key: HTTPS)
   std::string tls_key;                         // tls-key: PEM private key

@@ -36,6 +36,9 @@ struct EngineOptions {
   size_t memtable_budget_bytes = 512ull << 20;
   // Width of a time partition (one segment set per table and partition).
   int64_t partition_duration_ns = 24ll * 3600 * 1000000000;
+  // New series a database may take beyond this many are refused (their rows rejected with the
+  // offending series named); 0: no limit.
+  uint64_t max_series_per_database = 0;
   // Server-wide retention (0 = keep forever); a database may set its own.
   int64_t retention_ns = 0;
   // Decoded hour-slice statistics that segments may keep in memory, all together (0: none).

@@ -61,14 +61,11 @@ Status EngineImpl::Recover() {
   next_sequence_ = manifest.next_sequence;
   wal_first_live_segment_ = manifest.wal_first_live_segment;
   for (const ManifestDatabase& mdb : manifest.databases) {
-    auto db = std::make_unique<Database>();
-    db->name = mdb.name;
-    db->dir_name = mdb.dir_name;
-    db->dir = DatabaseDir(options_.data_dir, mdb.dir_name);
-    db->retention_ns = mdb.retention_ns;
+    auto db = NewDatabase(mdb.name, mdb.dir_name, mdb.retention_ns);
     for (const ManifestTable& mt : mdb.tables) {
       std::string dir = port::JoinPath(db->dir, mt.dir_name);
       GNOMON_ASSIGN_OR_RETURN(auto table, Table::Open(env_, mt.name, dir, mt.dir_name, &mt, stats_budget_));
+      table->set_series_limit(db->series_limit);
       // Segment files the manifest does not list are leftovers of an interrupted flush.
       GNOMON_ASSIGN_OR_RETURN(auto children, env_->GetChildren(dir));
       for (const std::string& child : children) {
@@ -96,6 +93,7 @@ Status EngineImpl::Recover() {
     return ApplyRecord(record);
   });
   replaying_ = false;
+  for (const auto& [name, db] : databases_) db->series_limit->Enforce();
   if (!report.ok()) {
     if (!report.status().IsCorruption()) return report.status().WithContext("WAL replay");
     // Acknowledged writes lie past the damage: the operator chooses (docs/reliability.md).
@@ -143,6 +141,18 @@ std::shared_ptr<Table> EngineImpl::FindTable(const std::string& database, const 
   return t == db->second->tables.end() ? nullptr : t->second;
 }
 
+std::unique_ptr<Database> EngineImpl::NewDatabase(const std::string& name, std::string dir_name,
+                                                  int64_t retention_ns) {
+  auto db = std::make_unique<Database>();
+  db->name = name;
+  db->dir_name = std::move(dir_name);
+  db->dir = DatabaseDir(options_.data_dir, db->dir_name);
+  db->retention_ns = retention_ns;
+  db->series_limit = std::make_shared<SeriesLimit>(name, options_.max_series_per_database);
+  if (!replaying_) db->series_limit->Enforce();  // else once recovery is over
+  return db;
+}
+
 Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& database,
                                                             const std::string& table, bool create) {
   if (auto t = FindTable(database, table)) return t;
@@ -154,10 +164,7 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
     auto db_it = databases_.find(database);
     if (db_it == databases_.end()) {
       GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(database));
-      auto db = std::make_unique<Database>();
-      db->name = database;
-      db->dir_name = EscapeFileName(database) + "-" + std::to_string(NextFileNumber());
-      db->dir = DatabaseDir(options_.data_dir, db->dir_name);
+      auto db = NewDatabase(database, EscapeFileName(database) + "-" + std::to_string(NextFileNumber()), 0);
       db_it = databases_.emplace(database, std::move(db)).first;
     }
     Database& db = *db_it->second;
@@ -166,6 +173,7 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
     std::string dir_name = EscapeFileName(table) + "-" + std::to_string(NextFileNumber());
     GNOMON_ASSIGN_OR_RETURN(result, Table::Open(env_, table, port::JoinPath(db.dir, dir_name),
                                                 dir_name, nullptr, stats_budget_));
+    result->set_series_limit(db.series_limit);
     db.tables.emplace(table, result);
   }
   // The writer records the new table in the manifest before its WAL record (ApplyBatch).
@@ -320,12 +328,8 @@ Status EngineImpl::CreateDatabase(const std::string& name, const DatabaseOptions
     if (it != databases_.end()) {
       if (options.retention_ns != 0) it->second->retention_ns = options.retention_ns;
     } else {
-      auto db = std::make_unique<Database>();
-      db->name = name;
-      db->dir_name = EscapeFileName(name) + "-" + std::to_string(NextFileNumber());
-      db->dir = DatabaseDir(options_.data_dir, db->dir_name);
-      db->retention_ns = options.retention_ns;
-      databases_.emplace(name, std::move(db));
+      databases_.emplace(name, NewDatabase(name, EscapeFileName(name) + "-" + std::to_string(NextFileNumber()),
+                                           options.retention_ns));
     }
   }
   return SaveManifestNow();

@@ -14,6 +14,7 @@
 
 #include "src/storage/engine.h"
 #include "src/storage/manifest.h"
+#include "src/storage/series_limit.h"
 #include "src/storage/table.h"
 #include "src/storage/write_batch_codec.h"
 #include "src/storage/write_gate.h"
@@ -26,6 +27,7 @@ struct Database {
   std::string dir_name;
   std::string dir;
   int64_t retention_ns = 0;
+  std::shared_ptr<SeriesLimit> series_limit;
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables;
 };
 
@@ -61,6 +63,7 @@ class EngineImpl final : public Engine {
   // engine_impl.cc
   Status Recover();
   Status ApplyRecord(std::string_view record);
+  std::unique_ptr<Database> NewDatabase(const std::string& name, std::string dir_name, int64_t retention_ns);
   Result<std::shared_ptr<Table>> GetOrCreateTable(const std::string& database,
                                                   const std::string& table, bool create);
   std::shared_ptr<Table> FindTable(const std::string& database, const std::string& table);

@@ -136,8 +136,37 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     }
     refs.clear();
     for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
+    if (series_limit_ != nullptr && !registry_->Find(refs)) {
+      if (!series_limit_->TryTake()) {
+        GNOMON_RETURN_IF_ERROR(RejectSeriesOverLimit(batch, static_cast<uint32_t>(s), accept_partial, out, rejected));
+        continue;
+      }
+      bool created = false;
+      auto id = registry_->GetOrCreate(refs, &created);
+      if (!created) series_limit_->GiveBack();
+      GNOMON_RETURN_IF_ERROR(id.status());
+      out->series_ids[s] = *id;
+      continue;
+    }
     bool created = false;
     GNOMON_ASSIGN_OR_RETURN(out->series_ids[s], registry_->GetOrCreate(refs, &created));
+  }
+  return Status::OK();
+}
+
+Status Table::RejectSeriesOverLimit(const TableBatch& batch, uint32_t series, bool accept_partial,
+                                    PreparedTable* out, std::vector<RowError>* rejected) {
+  std::string key = name_;
+  for (const Tag& t : batch.series()[series]) key += "," + t.key + "=" + t.value;
+  const std::string reason = "max-series-per-database limit exceeded: database " + series_limit_->database() +
+                             " has " + std::to_string(series_limit_->count()) + " series (limit " +
+                             std::to_string(series_limit_->max()) + "); new series " + key + " refused";
+  if (!accept_partial) return Status::InvalidArgument(reason);
+  if (out->row_rejected.empty()) out->row_rejected.assign(batch.rows().size(), 0);
+  for (size_t r = 0; r < batch.rows().size(); ++r) {
+    if (batch.rows()[r].series != series || out->row_rejected[r]) continue;
+    out->row_rejected[r] = 1;
+    rejected->push_back(RowError{batch.rows()[r].line, reason});
   }
   return Status::OK();
 }

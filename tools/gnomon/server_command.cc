@@ -192,6 +192,9 @@ void RegisterServerCommand(CLI::App& app) {
   auto* qmemory = cmd->add_option("--query-memory-mb", v.query_memory_mb,
                                   "Working memory one query may use before it is ended")
                       ->capture_default_str();
+  auto* max_series = cmd->add_option("--max-series-per-database", v.max_series_per_database,
+                                     "Refuse rows of new series past this many in one database (0: no limit)")
+                         ->capture_default_str();
   auto* auth = cmd->add_flag("--auth", v.auth,
                              "Require an API token on every endpoint but /ping and /health "
                              "(gnomon token create)");
@@ -200,7 +203,7 @@ void RegisterServerCommand(CLI::App& app) {
   AddCrashTestingFlags(cmd, &flags->crash_testing);
 
   cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
-                 qmemory, auth, tls_cert, tls_key] {
+                 qmemory, max_series, auth, tls_cert, tls_key] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
       if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
@@ -219,6 +222,7 @@ void RegisterServerCommand(CLI::App& app) {
     if (level->count()) config.log_level = v.log_level;
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
     if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
+    if (max_series->count()) config.max_series_per_database = v.max_series_per_database;
     if (auth->count()) config.auth = v.auth;
     if (tls_cert->count()) config.tls_cert = v.tls_cert;
     if (tls_key->count()) config.tls_key = v.tls_key;
