@@ -6,17 +6,12 @@
 
 #include <algorithm>
 
+#include "src/base/hex.h"
+
 namespace gnomon::server::auth {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 }  // namespace
 

@@ -1,16 +1,8 @@
 #include "src/server/http/query_params.h"
 
+#include "src/base/hex.h"
+
 namespace gnomon::server::http {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 std::string UrlDecode(std::string_view text, bool plus_is_space) {
   std::string out;
