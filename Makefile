@@ -13,7 +13,7 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_f
 CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
 	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
 
-.PHONY: all deps configure build run test test-fast test-extended bench torture asan tsan format tidy clean
+.PHONY: all deps configure build run test test-fast test-extended bench torture torture-load asan tsan format tidy clean
 
 all: build
 
@@ -54,6 +54,12 @@ TORTURE_CYCLES ?= 1000
 TORTURE_SEED   ?= 1
 torture: build
 	$(BUILD_DIR)/gnomon torture crash --cycles $(TORTURE_CYCLES) --seed $(TORTURE_SEED)
+
+# Sustained mixed load (docs/reliability.md): writers at full speed, every TSBS devops query type,
+# count(*) checked against the writers' tallies, latency percentiles and RSS per interval.
+LOAD_SECONDS ?= 600
+torture-load: build
+	$(BUILD_DIR)/gnomon torture load --seconds $(LOAD_SECONDS) --csv torture-load.csv
 
 asan: deps
 	$(call CMAKE_CONFIGURE,build-asan,Debug,-DGNOMON_SANITIZE=address)

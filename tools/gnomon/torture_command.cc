@@ -8,7 +8,10 @@
 #include <memory>
 #include <string>
 
+#include <fstream>
+
 #include "src/torture/crash_torture.h"
+#include "src/torture/load_torture.h"
 #include "tools/gnomon/commands.h"
 
 namespace gnomon::tools {
@@ -74,6 +77,57 @@ int RunCrash(const TortureFlags& f) {
   return passed ? 0 : 1;
 }
 
+struct LoadFlags {
+  std::string data_dir;
+  int seconds = 600;
+  int interval = 10;
+  int writers = 4;
+  int query_clients = 2;
+  int hosts = 1000;
+  int rows = 1000;
+  std::string csv;
+  std::vector<std::string> server_args;
+};
+
+int RunLoad(const LoadFlags& f) {
+  torture::LoadTortureOptions o;
+  o.gnomon_binary = SelfBinary();
+  o.duration = std::chrono::seconds(f.seconds);
+  o.interval = std::chrono::seconds(std::min(f.interval, f.seconds));
+  o.writers = f.writers;
+  o.query_clients = f.query_clients;
+  o.hosts = f.hosts;
+  o.rows_per_request = f.rows;
+  o.server_args = f.server_args;
+  o.data_dir = f.data_dir;
+  bool made_dir = false;
+  if (o.data_dir.empty()) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "gnomon-load-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      std::fprintf(stderr, "gnomon torture: cannot make a temporary directory\n");
+      return 2;
+    }
+    o.data_dir = tmpl;
+    made_dir = true;
+  }
+  std::fprintf(stderr, "gnomon torture load: data directory %s (server log %s.log)\n", o.data_dir.c_str(),
+               o.data_dir.c_str());
+  auto report = torture::RunLoadTorture(o);
+  if (!report.ok()) {
+    std::fprintf(stderr, "gnomon torture: %s\n", report.status().ToString().c_str());
+    return 2;
+  }
+  std::printf("%s", torture::FormatLoadReport(*report).c_str());
+  if (!f.csv.empty()) std::ofstream(f.csv) << torture::LoadReportCsv(*report);
+  const bool passed = report->violations.empty();
+  if (passed && made_dir) {
+    std::error_code ec;
+    std::filesystem::remove_all(o.data_dir, ec);
+    std::filesystem::remove(o.data_dir + ".log", ec);
+  }
+  return passed ? 0 : 1;
+}
+
 }  // namespace
 
 void RegisterTortureCommand(CLI::App& app) {
@@ -98,6 +152,22 @@ void RegisterTortureCommand(CLI::App& app) {
   crash->add_option("--writers", flags->writers, "Concurrent writers")->check(CLI::Range(1, 64))->capture_default_str();
   crash->add_flag("--keep", flags->keep, "Keep the temporary data directory after a passing run");
   crash->callback([flags] { SetExitCode(RunCrash(*flags)); });
+
+  auto load_flags = std::make_shared<LoadFlags>();
+  auto* load = torture->add_subcommand(
+      "load", "Sustained mixed load: writers at full speed, every TSBS devops query, counts checked, latencies and RSS");
+  load->add_option("--data-dir", load_flags->data_dir, "Directory for the server (default: a temporary one)");
+  load->add_option("--seconds", load_flags->seconds, "How long the load runs")->check(CLI::Range(1, 86400))->capture_default_str();
+  load->add_option("--interval", load_flags->interval, "Seconds per report row")->check(CLI::Range(1, 3600))->capture_default_str();
+  load->add_option("--writers", load_flags->writers, "Concurrent writers")->check(CLI::Range(1, 64))->capture_default_str();
+  load->add_option("--query-clients", load_flags->query_clients, "Concurrent query clients")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
+  load->add_option("--hosts", load_flags->hosts, "TSBS hosts (series)")->check(CLI::Range(1, 10000000))->capture_default_str();
+  load->add_option("--rows", load_flags->rows, "Rows per write request")->check(CLI::Range(1, 100000))->capture_default_str();
+  load->add_option("--csv", load_flags->csv, "Write the per-interval figures to this CSV file");
+  load->add_option("--server-arg", load_flags->server_args, "A flag for gnomon server (repeatable)");
+  load->callback([load_flags] { SetExitCode(RunLoad(*load_flags)); });
 }
 
 }  // namespace gnomon::tools
