@@ -59,7 +59,7 @@ torture: build
 # count(*) checked against the writers' tallies, latency percentiles and RSS per interval.
 LOAD_SECONDS ?= 600
 torture-load: build
-	$(BUILD_DIR)/gnomon torture load --seconds $(LOAD_SECONDS) --csv torture-load.csv
+	$(BUILD_DIR)/gnomon torture load --seconds $(LOAD_SECONDS) --csv torture-load.csv --svg torture-load.svg
 
 asan: deps
 	$(call CMAKE_CONFIGURE,build-asan,Debug,-DGNOMON_SANITIZE=address)

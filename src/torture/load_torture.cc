@@ -212,6 +212,7 @@ Result<LoadTortureReport> RunLoadTorture(const LoadTortureOptions& o) {
     std::this_thread::sleep_until(next);
     LoadInterval in;
     in.end_s = std::chrono::duration<double>(Clock::now() - begin).count();
+    in.seconds = in.end_s - (report.intervals.empty() ? 0 : report.intervals.back().end_s);
     const uint64_t rows = shared.rows_acked.load();
     in.rows_written = rows - rows_before;
     rows_before = rows;
@@ -225,8 +226,7 @@ Result<LoadTortureReport> RunLoadTorture(const LoadTortureOptions& o) {
     in.rss_bytes = CurrentRss(server.pid());
     if (o.log != nullptr) {
       std::fprintf(o.log, "load: %6.0f s  %9.0f rows/s  write p99 %7.1f ms  %6.1f queries/s  query p99 %8.1f ms  RSS %6.0f MiB\n",
-                   in.end_s, in.rows_written / std::chrono::duration<double>(o.interval).count(), in.writes.p99,
-                   in.queries.count / std::chrono::duration<double>(o.interval).count(), in.queries.p99,
+                   in.end_s, in.rows_written / in.seconds, in.writes.p99, in.queries.count / in.seconds, in.queries.p99,
                    in.rss_bytes / 1048576.0);
       std::fflush(o.log);
     }
@@ -268,11 +268,9 @@ std::string FormatLoadReport(const LoadTortureReport& r) {
 
 std::string LoadReportCsv(const LoadTortureReport& r) {
   std::string out = "end_s,rows_per_s,write_p50_ms,write_p99_ms,write_max_ms,queries_per_s,query_p50_ms,query_p99_ms,query_max_ms,rss_mib\n";
-  double previous = 0;
   char line[512];
   for (const LoadInterval& in : r.intervals) {
-    const double span = std::max(1e-9, in.end_s - previous);
-    previous = in.end_s;
+    const double span = std::max(1e-9, in.seconds);
     std::snprintf(line, sizeof(line), "%.1f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.1f\n", in.end_s,
                   in.rows_written / span, in.writes.p50, in.writes.p99, in.writes.max, in.queries.count / span,
                   in.queries.p50, in.queries.p99, in.queries.max, in.rss_bytes / 1048576.0);

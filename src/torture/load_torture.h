@@ -39,7 +39,8 @@ struct LatencySummary {
 };
 
 struct LoadInterval {
-  double end_s = 0;  // since the load began
+  double end_s = 0;    // since the load began
+  double seconds = 0;  // the interval's length
   uint64_t rows_written = 0;
   LatencySummary writes;
   LatencySummary queries;
@@ -63,5 +64,7 @@ Result<LoadTortureReport> RunLoadTorture(const LoadTortureOptions& options);
 std::string FormatLoadReport(const LoadTortureReport& report);
 // The intervals as CSV (end_s, rows/s, write p50/p99/max ms, queries/s, query p50/p99/max ms, RSS MiB).
 std::string LoadReportCsv(const LoadTortureReport& report);
+// The intervals as an SVG chart: write and query latency (p50, p99, max), throughput, RSS.
+std::string LoadReportSvg(const LoadTortureReport& report);
 
 }  // namespace gnomon::torture

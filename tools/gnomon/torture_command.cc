@@ -86,6 +86,7 @@ struct LoadFlags {
   int hosts = 1000;
   int rows = 1000;
   std::string csv;
+  std::string svg;
   std::vector<std::string> server_args;
 };
 
@@ -119,6 +120,7 @@ int RunLoad(const LoadFlags& f) {
   }
   std::printf("%s", torture::FormatLoadReport(*report).c_str());
   if (!f.csv.empty()) std::ofstream(f.csv) << torture::LoadReportCsv(*report);
+  if (!f.svg.empty()) std::ofstream(f.svg) << torture::LoadReportSvg(*report);
   const bool passed = report->violations.empty();
   if (passed && made_dir) {
     std::error_code ec;
@@ -166,6 +168,7 @@ void RegisterTortureCommand(CLI::App& app) {
   load->add_option("--hosts", load_flags->hosts, "TSBS hosts (series)")->check(CLI::Range(1, 10000000))->capture_default_str();
   load->add_option("--rows", load_flags->rows, "Rows per write request")->check(CLI::Range(1, 100000))->capture_default_str();
   load->add_option("--csv", load_flags->csv, "Write the per-interval figures to this CSV file");
+  load->add_option("--svg", load_flags->svg, "Draw them (latency, throughput, RSS over time) into this SVG file");
   load->add_option("--server-arg", load_flags->server_args, "A flag for gnomon server (repeatable)");
   load->callback([load_flags] { SetExitCode(RunLoad(*load_flags)); });
 }
