@@ -90,8 +90,9 @@ function(gnomon_fuzz name)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     add_test(NAME ${name} COMMAND ${name} -runs=0 ${ARG_CORPUS})
     set_tests_properties(${name} PROPERTIES LABELS "fuzz" TIMEOUT 300)
-    # Where scripts/fuzz.sh finds each target's seed corpus.
-    file(APPEND ${PROJECT_BINARY_DIR}/fuzz_targets.txt "${name} ${ARG_CORPUS}\n")
+    # What scripts/fuzz.sh runs: name, executable, seed corpus.
+    file(APPEND ${PROJECT_BINARY_DIR}/fuzz_targets.txt
+         "${name} ${CMAKE_CURRENT_BINARY_DIR}/${name} ${ARG_CORPUS}\n")
     return()
   endif()
   if(NOT GNOMON_BUILD_TESTS)

@@ -34,8 +34,7 @@ cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TARGETS[@]}"
 status=0
 summary=()
 for entry in "${ENTRIES[@]}"; do
-  name=${entry%% *}
-  corpus=${entry#* }
+  read -r name binary corpus <<< "$entry"
   [[ " ${TARGETS[*]} " == *" $name "* ]] || continue
   out="$BUILD_DIR/fuzz-out/$name"
   rm -rf "$out" && mkdir -p "$out/corpus" "$out/artifacts"
@@ -44,7 +43,7 @@ for entry in "${ENTRIES[@]}"; do
   rc=0
   # -rss_limit_mb stays under what a shared 2-core box can give; -max_len bounds the WAL's
   # multi-block inputs.
-  "$BUILD_DIR/$name" "$out/corpus" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+  "$binary" "$out/corpus" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -max_len=131072 -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
     > "$out/log.txt" 2>&1 || rc=$?
   last=$(grep -E '^#[0-9]+' "$out/log.txt" | tail -1 || true)
@@ -52,7 +51,7 @@ for entry in "${ENTRIES[@]}"; do
   if [ $rc -ne 0 ]; then
     status=1
     echo "   CRASH (rc $rc): $(ls "$out/artifacts")"
-    grep -E 'ERROR|BUG:|runtime error|SUMMARY' "$out/log.txt" | head -5 | sed 's/^/   /'
+    grep -E 'ERROR|BUG:|runtime error|SUMMARY' "$out/log.txt" | head -5 | sed 's/^/   /' || true
   fi
   echo "   executions: ${execs:-?}   $last"
   summary+=("$name: executions ${execs:-?}; ${last#*	}")
