@@ -13,7 +13,7 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_f
 CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
 	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
 
-.PHONY: all deps configure build run test test-fast test-extended bench torture torture-load asan tsan format tidy clean
+.PHONY: all deps configure build run test test-fast test-extended bench torture torture-load asan tsan fuzz format tidy clean
 
 all: build
 
@@ -71,6 +71,15 @@ tsan: deps
 	cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && ctest --output-on-failure -j $(JOBS) -L unit
 
+# Coverage-guided fuzzing with libFuzzer (clang, ASan + UBSan) in build-fuzz: every fuzz target
+# for FUZZ_SECONDS each over a scratch copy of its seed corpus (scripts/fuzz.sh; FUZZ_TARGETS
+# picks some). make test runs the same targets without libFuzzer (test/fuzz/fuzz_driver.cc).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	@bash scripts/bootstrap.sh --fuzz
+	bash scripts/fuzz.sh $(FUZZ_SECONDS) build-fuzz $(FUZZ_TARGETS)
+
 format:
 	find src tools test bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
@@ -78,4 +87,4 @@ tidy: configure
 	find src -name '*.cc' | xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz

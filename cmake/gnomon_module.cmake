@@ -78,10 +78,23 @@ function(gnomon_benchmark name)
 endfunction()
 
 # gnomon_fuzz(NAME SOURCES target.cc DEPS libs ... CORPUS dir)
-# A fuzz target (LLVMFuzzerTestOneInput). Under clang with -DGNOMON_LIBFUZZER=ON it links libFuzzer;
-# otherwise test/fuzz/fuzz_driver.cc runs it over its seed corpus plus deterministic mutations, as a test.
+# A fuzz target (LLVMFuzzerTestOneInput). Under clang with -DGNOMON_LIBFUZZER=ON it links libFuzzer
+# (-fsanitize=fuzzer; the libraries are instrumented by the top-level CMakeLists.txt) and its test
+# only replays the corpus (-runs=0); scripts/fuzz.sh runs it for real. Otherwise
+# test/fuzz/fuzz_driver.cc runs it over its seed corpus plus deterministic mutations, as a test.
 function(gnomon_fuzz name)
   cmake_parse_arguments(ARG "" "CORPUS" "SOURCES;DEPS" ${ARGN})
+  if(GNOMON_LIBFUZZER)
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_DEPS})
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    add_test(NAME ${name} COMMAND ${name} -runs=0 ${ARG_CORPUS})
+    set_tests_properties(${name} PROPERTIES LABELS "fuzz" TIMEOUT 300)
+    # What scripts/fuzz.sh runs: name, executable, seed corpus.
+    file(APPEND ${PROJECT_BINARY_DIR}/fuzz_targets.txt
+         "${name} ${CMAKE_CURRENT_BINARY_DIR}/${name} ${ARG_CORPUS}\n")
+    return()
+  endif()
   if(NOT GNOMON_BUILD_TESTS)
     return()
   endif()

@@ -10,6 +10,10 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsqlite3-dev zlib1g-dev libdeflate-dev libssl-dev openssl libjemalloc-dev
 )
+# `make fuzz` only (bootstrap.sh --fuzz): clang and its libFuzzer/sanitizer runtimes.
+if [ "${1:-}" = "--fuzz" ]; then
+  PACKAGES+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -113,7 +113,11 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
                                    ":" + std::to_string(where.column) + ": " +
                                    std::string(e.description()));
   }
-  for (const auto& [raw_key, node] : table) {
+  // Named references rather than a structured binding: the lambdas below capture them, which
+  // clang before 16 (the libFuzzer build) rejects for bindings.
+  for (const auto& entry : table) {
+    const auto& raw_key = entry.first;
+    const auto& node = entry.second;
     std::string key = Normalize(raw_key.str());
     auto fail = [&](std::string_view expected) {
       return Status::InvalidArgument(std::string(source_name) + ": key '" +

@@ -381,8 +381,10 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     GNOMON_ASSIGN_OR_RETURN(out.reader, SegmentReader::Open(env_, path, stats_budget_));
     {
       std::unique_lock lock(mu_);
+      // A named reference: clang before 16 cannot capture a structured binding.
+      const std::vector<SegmentRef>& input_list = inputs;
       auto is_input = [&](const SegmentRef& s) {
-        for (const SegmentRef& in : inputs) {
+        for (const SegmentRef& in : input_list) {
           if (in.meta.file_number == s.meta.file_number) return true;
         }
         return false;

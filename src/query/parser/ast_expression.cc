@@ -341,9 +341,11 @@ void FunctionExpression::ForEachChild(
 std::string UnaryExpression::ToString() const {
   if (op == UnaryOp::kNot) return "NOT " + Operand(*child, kPrecNot);
   std::string inner = Operand(*child, kPrecUnary);
-  // "- -1" must not render as "--1", which would start a comment.
-  if (!inner.empty() && (inner[0] == '-' || inner[0] == '+')) inner = "(" + inner + ")";
-  return (op == UnaryOp::kNegate ? "-" : "+") + inner;
+  // "- -1" must not render as "--1", which would start a comment. A space, not parentheses: each
+  // pair of parentheses is a parse nesting level, so "-(-(-x))" for a long chain of signs could
+  // exceed kMaxParseNesting where the input did not (found by sql_parser_fuzz).
+  const bool sign_follows = !inner.empty() && (inner[0] == '-' || inner[0] == '+');
+  return (op == UnaryOp::kNegate ? "-" : "+") + std::string(sign_follows ? " " : "") + inner;
 }
 
 ExprPtr UnaryExpression::Copy() const {

@@ -77,7 +77,7 @@ TEST(ParserTest, ConjunctionsAreFlattened) {
 
 TEST(ParserTest, ArithmeticPrecedence) {
   EXPECT_EQ(Normalize("SELECT 1 + 2 * 3, (1 + 2) * 3, 1 - (2 - 3), 1 - 2 - 3, 7 % 3, -x, - -x"),
-            "SELECT 1 + 2 * 3, (1 + 2) * 3, 1 - (2 - 3), 1 - 2 - 3, 7 % 3, -x, -(-x)");
+            "SELECT 1 + 2 * 3, (1 + 2) * 3, 1 - (2 - 3), 1 - 2 - 3, 7 % 3, -x, - -x");
   EXPECT_EQ(Normalize("SELECT 2 ^ 3 ^ 2, -2 ^ 2, a || b || c, a / b / c, a / (b / c)"),
             "SELECT 2 ^ 3 ^ 2, -2 ^ 2, a || b || c, a / b / c, a / (b / c)");
   EXPECT_EQ(Normalize("SELECT a - -1, a * -(b + c)"), "SELECT a - -1, a * -(b + c)");
