@@ -64,7 +64,7 @@ torture-load: build
 asan: deps
 	$(call CMAKE_CONFIGURE,build-asan,Debug,-DGNOMON_SANITIZE=address)
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -j $(JOBS) -L unit
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE extended --timeout 900
 
 tsan: deps
 	$(call CMAKE_CONFIGURE,build-tsan,Debug,-DGNOMON_SANITIZE=thread)

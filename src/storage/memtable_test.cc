@@ -551,6 +551,11 @@ TEST_F(MemtableTest, DeleteRowsKeepsDuplicateMerging) {
 // the budget bounds the process's memory even for many short series. TSBS cpu shape: ten int
 // fields, two rows per series in two batches, 100,000 series.
 TEST(MemtableMemoryTest, ApproximateBytesTrackTheHeapForManyShortSeries) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizers' allocators add their own headers and quarantine: heap figures say nothing
+  // about Gnomon's structures there.
+  GTEST_SKIP() << "heap accounting is not Gnomon's under a sanitizer";
+#endif
   TableSchema schema;
   std::vector<ColumnId> field_ids(10);
   TableBatch batch("cpu");
