@@ -12,10 +12,6 @@
 namespace gnomon::storage {
 namespace {
 
-bool IsSegmentFile(const std::string& name) {
-  return name.size() > 4 && name.compare(name.size() - 4, 4, ".seg") == 0;
-}
-
 // One listed table: its registry, its listed segments, and segment files nobody lists.
 Status CheckTable(port::Env* env, const std::string& dir, const ManifestTable& table, DataDirCheck* out) {
   ++out->tables;
@@ -48,8 +44,8 @@ Status CheckTable(port::Env* env, const std::string& dir, const ManifestTable& t
   if (!env->FileExists(dir)) return Status::OK();
   GNOMON_ASSIGN_OR_RETURN(std::vector<std::string> children, env->GetChildren(dir));
   for (const std::string& child : children) {
-    if (!IsSegmentFile(child)) continue;
-    const uint64_t number = std::strtoull(child.c_str(), nullptr, 10);
+    uint64_t number = 0;
+    if (!SegmentFileNumber(child, &number)) continue;
     const bool listed = std::any_of(table.segments.begin(), table.segments.end(),
                                     [&](const ManifestSegment& s) { return s.file_number == number; });
     if (!listed) out->notes.push_back("start-up would remove unlisted segment " + port::JoinPath(dir, child));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "src/port/env.h"
@@ -24,6 +25,13 @@ inline std::string SegmentFileName(uint64_t file_number) {
   char name[32];
   std::snprintf(name, sizeof(name), "%08llu.seg", static_cast<unsigned long long>(file_number));
   return name;
+}
+
+// The file number of a segment file's name ("00000042.seg"), or false for any other file.
+inline bool SegmentFileNumber(const std::string& name, uint64_t* number) {
+  if (name.size() < 5 || name.compare(name.size() - 4, 4, ".seg") != 0) return false;
+  *number = std::strtoull(name.c_str(), nullptr, 10);
+  return true;
 }
 
 }  // namespace gnomon::storage

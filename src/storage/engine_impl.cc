@@ -69,8 +69,8 @@ Status EngineImpl::Recover() {
       // Segment files the manifest does not list are leftovers of an interrupted flush.
       GNOMON_ASSIGN_OR_RETURN(auto children, env_->GetChildren(dir));
       for (const std::string& child : children) {
-        if (child.size() < 5 || child.substr(child.size() - 4) != ".seg") continue;
-        uint64_t number = std::strtoull(child.c_str(), nullptr, 10);
+        uint64_t number = 0;
+        if (!SegmentFileNumber(child, &number)) continue;
         bool live = std::any_of(mt.segments.begin(), mt.segments.end(),
                                 [&](const ManifestSegment& s) { return s.file_number == number; });
         if (!live) {

@@ -16,6 +16,8 @@ class SeriesLimit {
 
   // Counts series that already exist (a table opened at start).
   void Add(uint64_t n) { count_.fetch_add(n, std::memory_order_relaxed); }
+  // Whether new series must be admitted with TryTake (else they are only counted, with Add).
+  bool limiting() const { return max_ > 0 && enforced_.load(std::memory_order_acquire); }
   // Admits one new series, or returns false when the database is full.
   bool TryTake() {
     if (!enforced_.load(std::memory_order_acquire) || max_ == 0) {

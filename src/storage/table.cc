@@ -136,7 +136,8 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     }
     refs.clear();
     for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
-    if (series_limit_ != nullptr && !registry_->Find(refs)) {
+    // Only a limited database pays for the look-up before the creation.
+    if (series_limit_ != nullptr && series_limit_->limiting() && !registry_->Find(refs)) {
       if (!series_limit_->TryTake()) {
         GNOMON_RETURN_IF_ERROR(RejectSeriesOverLimit(batch, static_cast<uint32_t>(s), accept_partial, out, rejected));
         continue;
@@ -150,6 +151,7 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     }
     bool created = false;
     GNOMON_ASSIGN_OR_RETURN(out->series_ids[s], registry_->GetOrCreate(refs, &created));
+    if (created && series_limit_ != nullptr) series_limit_->Add(1);
   }
   return Status::OK();
 }
@@ -299,14 +301,11 @@ ManifestTable Table::ToManifest() const {
 
 Status Table::CheckUndamaged(int64_t min_time, int64_t max_time) const {
   std::shared_lock lock(mu_);
-  for (const DamagedSegment& d : damaged_) {
-    if (d.meta.max_time >= min_time && d.meta.min_time <= max_time) {
-      return Status::Corruption("table " + name_ + ": rows in " + FormatRfc3339(d.meta.min_time) + " .. " +
-                                FormatRfc3339(d.meta.max_time) + " are in damaged segment " + d.path + ": " +
-                                d.error.message());
-    }
-  }
-  return Status::OK();
+  const DamagedSegment* d = FirstDamagedIn(damaged_, min_time, max_time);
+  if (d == nullptr) return Status::OK();
+  return Status::Corruption("table " + name_ + ": rows in " + FormatRfc3339(d->meta.min_time) + " .. " +
+                            FormatRfc3339(d->meta.max_time) + " are in damaged segment " + d->path + ": " +
+                            d->error.message());
 }
 
 std::vector<DamagedSegment> Table::DamagedSegments() const {

@@ -43,6 +43,15 @@ struct DamagedSegment {
   Status error;
 };
 
+// The first of `damaged` whose time range meets [min_time, max_time], or nullptr.
+inline const DamagedSegment* FirstDamagedIn(const std::vector<DamagedSegment>& damaged, int64_t min_time,
+                                            int64_t max_time) {
+  for (const DamagedSegment& d : damaged) {
+    if (d.meta.max_time >= min_time && d.meta.min_time <= max_time) return &d;
+  }
+  return nullptr;
+}
+
 // A batch resolved against a table: column ids for the batch's fields, series ids for its series,
 // and the rows that cannot be written (field type conflicts), if partial writes are allowed.
 struct PreparedTable {

@@ -831,12 +831,10 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   std::vector<int> column_ids;
   column_ids.reserve(spec.columns.size());
   for (const std::string& name : spec.columns) column_ids.push_back(schema_.FindField(name));
-  for (const DamagedSegment& d : damaged_) {
-    if (d.meta.max_time >= spec.min_time && d.meta.min_time <= spec.max_time) {
-      return Status::Corruption("table " + info_.name + ": the scan of " + FormatRfc3339(spec.min_time) + " .. " +
-                                FormatRfc3339(spec.max_time) + " needs damaged segment " + d.path + ": " +
-                                d.error.message());
-    }
+  if (const DamagedSegment* d = FirstDamagedIn(damaged_, spec.min_time, spec.max_time)) {
+    return Status::Corruption("table " + info_.name + ": the scan of " + FormatRfc3339(spec.min_time) + " .. " +
+                              FormatRfc3339(spec.max_time) + " needs damaged segment " + d->path + ": " +
+                              d->error.message());
   }
   metrics->segments_opened += segments_.size();
   bool stop = false;
