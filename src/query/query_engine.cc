@@ -81,6 +81,8 @@ class QueryEngineImpl final : public QueryEngine {
     if (timeout > 0) ctx.deadline = start + std::chrono::milliseconds(timeout);
     ctx.memory_limit = options.memory_limit_bytes >= 0 ? static_cast<size_t>(options.memory_limit_bytes)
                                                        : options_.default_memory_limit_bytes;
+    ctx.max_result_rows = options.max_result_rows >= 0 ? static_cast<size_t>(options.max_result_rows)
+                                                       : options_.max_result_rows;
     PlannerOptions popts;
     popts.database = options.database;
     popts.access_check = options.access_check;
@@ -118,6 +120,10 @@ class QueryEngineImpl final : public QueryEngine {
           GNOMON_RETURN_IF_ERROR(root->Next(&chunk, &done));
           if (chunk.rows > 0) {
             ctx->stats.rows_returned += chunk.rows;
+            if (ctx->max_result_rows != 0 && ctx->stats.rows_returned > ctx->max_result_rows) {
+              return Status::ResourceExhausted("the result has more than " + std::to_string(ctx->max_result_rows) +
+                                               " rows (max-result-rows): add a LIMIT or narrow the query");
+            }
             GNOMON_RETURN_IF_ERROR(sink->Chunk(chunk));
           }
           if (done) break;

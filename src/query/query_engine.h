@@ -18,6 +18,7 @@ struct QueryEngineOptions {
   int64_t default_timeout_ms = 60'000;          // per query; 0 = none
   size_t default_memory_limit_bytes = 4ull << 30;  // per query working memory
   int worker_threads = 0;                       // 0 = hardware concurrency
+  size_t max_result_rows = 0;                   // a longer result ends the query; 0 = no limit
 };
 
 struct QueryOptions {
@@ -26,6 +27,7 @@ struct QueryOptions {
   int64_t now_ns = 0;        // value of now(); 0 = the wall clock when the query starts
   int64_t timeout_ms = -1;   // -1 = engine default
   int64_t memory_limit_bytes = -1;
+  int64_t max_result_rows = -1;  // -1 = engine default; 0 = no limit
 };
 
 class QueryEngine {
@@ -36,7 +38,8 @@ class QueryEngine {
 
   // Parses, plans and runs one statement, streaming its result into `sink`.
   // Errors: InvalidArgument (syntax: message points at line/column; semantic: names the unknown
-  // table/column/function), NotFound (unknown database), Timeout, ResourceExhausted (memory).
+  // table/column/function), NotFound (unknown database), Timeout, ResourceExhausted (memory, or a result past
+  // max_result_rows).
   // If an error happens after sink->Begin, the sink is not ended; the caller reports the error.
   virtual Status Execute(std::string_view sql, const QueryOptions& options, ResultSink* sink) = 0;
 };

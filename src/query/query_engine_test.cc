@@ -295,6 +295,38 @@ TEST_F(QueryEngineTest, GuardRailsEndRunawayQueriesAndTheEngineGoesOn) {
   EXPECT_EQ(Query("SELECT count(*) FROM cpu WHERE hostname = 'host_1'"), (Rows{{"120"}}));
 }
 
+TEST_F(QueryEngineTest, AResultPastMaxResultRowsEndsTheQuery) {
+  auto run = [&](const std::string& sql, int64_t max_rows, TextSink* sink) {
+    QueryOptions opts;
+    opts.database = "db";
+    opts.max_result_rows = max_rows;
+    return query_->Execute(sql, opts, sink);
+  };
+  TextSink all;
+  ASSERT_TRUE(run("SELECT * FROM cpu", 0, &all).ok());
+  const int64_t rows = static_cast<int64_t>(all.rows.size());
+  ASSERT_GT(rows, 10);
+  TextSink at_limit;
+  EXPECT_TRUE(run("SELECT * FROM cpu", rows, &at_limit).ok());
+  EXPECT_EQ(static_cast<int64_t>(at_limit.rows.size()), rows);
+  TextSink past;
+  Status s = run("SELECT * FROM cpu", rows - 1, &past);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  EXPECT_NE(s.message().find("max-result-rows"), std::string::npos) << s.ToString();
+  EXPECT_LT(static_cast<int64_t>(past.rows.size()), rows);  // no chunk past the limit reached the sink
+  // A LIMIT under it answers; so does an aggregate of many rows into a few.
+  TextSink limited;
+  EXPECT_TRUE(run("SELECT * FROM cpu LIMIT 5", 5, &limited).ok());
+  TextSink count;
+  EXPECT_TRUE(run("SELECT count(*) FROM cpu", 1, &count).ok());
+  // The engine's default applies when the query names none.
+  auto limited_engine = QueryEngine::Create(engine_.get(), QueryEngineOptions{.max_result_rows = 3});
+  TextSink def;
+  QueryOptions opts;
+  opts.database = "db";
+  EXPECT_EQ(limited_engine->Execute("SELECT * FROM cpu", opts, &def).code(), Status::Code::kResourceExhausted);
+}
+
 TEST_F(QueryEngineTest, ShowDescribeCreateDropDelete) {
   EXPECT_EQ(Query("SHOW DATABASES"), (Rows{{"db"}}));
   EXPECT_EQ(Query("SHOW TABLES"), (Rows{{"cpu"}}));

@@ -33,7 +33,49 @@ Result<int64_t> UnitNanos(std::string_view unit) {
   return Status::InvalidArgument("unknown duration unit '" + std::string(unit) + "'");
 }
 
+constexpr SizeSetting kSizeSettings[] = {
+    {"memtable-budget-mb", &ServerConfig::memtable_budget_mb, false, "Memory for memtables before flushing"},
+    {"stats-cache-mb", &ServerConfig::stats_cache_mb, true, "Memory for decoded hour statistics of segments (0: none)"},
+    {"max-body-mb", &ServerConfig::max_body_mb, false, "Largest request body, also after gzip decompression (413)"},
+    {"max-header-kb", &ServerConfig::max_header_kb, false, "Largest request line and headers (431)"},
+    {"query-memory-mb", &ServerConfig::query_memory_mb, false, "Working memory one query may use before it is ended"},
+    {"max-result-rows", &ServerConfig::max_result_rows, true,
+     "End a query whose result passes this many rows (0: no limit)"},
+    {"max-series-per-database", &ServerConfig::max_series_per_database, true,
+     "Refuse rows of new series past this many in one database (0: no limit)"},
+    {"max-tables-per-database", &ServerConfig::max_tables_per_database, true,
+     "Refuse writes that would create a table past this many in one database (0: no limit)"},
+    {"max-columns-per-table", &ServerConfig::max_columns_per_table, true,
+     "Refuse rows that would add a tag or field column past this many in one table (0: no limit)"},
+    {"max-line-bytes", &ServerConfig::max_line_bytes, true, "Reject line-protocol lines longer than this (0: no limit)"},
+    {"max-tags-per-line", &ServerConfig::max_tags_per_line, true, "Reject lines with more tags (0: no limit)"},
+    {"max-fields-per-line", &ServerConfig::max_fields_per_line, true, "Reject lines with more fields (0: no limit)"},
+    {"max-tag-value-bytes", &ServerConfig::max_tag_value_bytes, true,
+     "Reject lines with a longer tag value (0: no limit)"},
+    {"max-string-field-bytes", &ServerConfig::max_string_field_bytes, true,
+     "Reject lines with a longer string field value (0: no limit)"},
+    {"max-connections", &ServerConfig::max_connections, true,
+     "Refuse connections past this many open (0: half the file-descriptor limit)"},
+    {"max-connections-per-client", &ServerConfig::max_connections_per_client, true,
+     "Refuse connections past this many open from one address (0: no limit)"},
+};
+
+constexpr DurationSetting kDurationSettings[] = {
+    {"retention", &ServerConfig::retention_ns, "30d", "Default retention, e.g. 30d (0: keep forever)"},
+    {"compact-cold-after", &ServerConfig::compact_cold_after_ns, "10m",
+     "Merge a partition's segments into one once it has taken no flush for this long (0: never; default 10m)"},
+    {"query-timeout", &ServerConfig::query_timeout_ns, "30s",
+     "End a query running longer than this (0: no limit; default 60s)"},
+    {"request-timeout", &ServerConfig::request_timeout_ns, "120s",
+     "Close a connection that takes longer to send one request, or to take one response (default 120s)"},
+    {"idle-timeout", &ServerConfig::idle_timeout_ns, "300s",
+     "Close a keep-alive connection idle this long between requests (default 300s)"},
+};
+
 }  // namespace
+
+std::span<const SizeSetting> SizeSettings() { return kSizeSettings; }
+std::span<const DurationSetting> DurationSettings() { return kDurationSettings; }
 
 Result<int64_t> ParseDuration(std::string_view text) {
   if (text == "0" || text == "inf" || text == "INF") return int64_t{0};
@@ -141,7 +183,20 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       }
       return Status::OK();
     };
-    if (key == "data-dir") {
+    const SizeSetting* size = nullptr;
+    for (const SizeSetting& setting : kSizeSettings) {
+      if (key == setting.key) size = &setting;
+    }
+    const DurationSetting* dur = nullptr;
+    for (const DurationSetting& setting : kDurationSettings) {
+      if (key == setting.key) dur = &setting;
+    }
+    if (size != nullptr) {
+      if (!positive_int()) return fail("a non-negative integer");
+      config->*(size->member) = static_cast<size_t>(*positive_int());
+    } else if (dur != nullptr) {
+      GNOMON_RETURN_IF_ERROR(duration(&(config->*(dur->member)), dur->example));
+    } else if (key == "data-dir") {
       if (!str()) return fail("a string");
       config->data_dir = *str();
     } else if (key == "http-addr") {
@@ -150,19 +205,6 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "wal-sync") {
       if (!str()) return fail("\"fsync\" or \"none\"");
       GNOMON_ASSIGN_OR_RETURN(config->wal_sync, ParseWalSync(*str()));
-    } else if (key == "memtable-budget-mb") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->memtable_budget_mb = static_cast<size_t>(*positive_int());
-    } else if (key == "stats-cache-mb") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->stats_cache_mb = static_cast<size_t>(*positive_int());
-    } else if (key == "retention") {
-      GNOMON_RETURN_IF_ERROR(duration(&config->retention_ns, "30d"));
-    } else if (key == "compact-cold-after") {
-      GNOMON_RETURN_IF_ERROR(duration(&config->compact_cold_after_ns, "10m"));
-    } else if (key == "max-body-mb") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->max_body_mb = static_cast<size_t>(*positive_int());
     } else if (key == "threads") {
       if (!positive_int()) return fail("a non-negative integer");
       config->threads = static_cast<int>(*positive_int());
@@ -172,8 +214,6 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "log-level") {
       if (!str()) return fail("a string");
       config->log_level = *str();
-    } else if (key == "query-timeout") {
-      GNOMON_RETURN_IF_ERROR(duration(&config->query_timeout_ns, "30s"));
     } else if (key == "auth") {
       auto b = node.value<bool>();
       if (!b) return fail("true or false");
@@ -184,12 +224,6 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
     } else if (key == "tls-key") {
       if (!str()) return fail("a string (a PEM file)");
       config->tls_key = *str();
-    } else if (key == "query-memory-mb") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->query_memory_mb = static_cast<size_t>(*positive_int());
-    } else if (key == "max-series-per-database") {
-      if (!positive_int()) return fail("a non-negative integer (0: no limit)");
-      config->max_series_per_database = static_cast<uint64_t>(*positive_int());
     } else {
       return Status::InvalidArgument(std::string(source_name) + ": unknown key '" +
                                      std::string(raw_key.str()) + "'");
@@ -211,11 +245,14 @@ Status ValidateConfig(const ServerConfig& config) {
   std::string host;
   uint16_t port;
   GNOMON_RETURN_IF_ERROR(SplitHostPort(config.http_addr, &host, &port));
-  if (config.max_body_mb == 0) return Status::InvalidArgument("max-body-mb must be at least 1");
-  if (config.memtable_budget_mb == 0) {
-    return Status::InvalidArgument("memtable-budget-mb must be at least 1");
+  for (const SizeSetting& setting : kSizeSettings) {
+    if (!setting.zero_allowed && config.*(setting.member) == 0) {
+      return Status::InvalidArgument(std::string(setting.key) + " must be at least 1");
+    }
   }
-  if (config.query_memory_mb == 0) return Status::InvalidArgument("query-memory-mb must be at least 1");
+  if (config.request_timeout_ns <= 0 || config.idle_timeout_ns <= 0) {
+    return Status::InvalidArgument("request-timeout and idle-timeout must be longer than 0");
+  }
   if (config.tls_cert.empty() != config.tls_key.empty()) {
     return Status::InvalidArgument("tls-cert and tls-key must be given together");
   }
@@ -238,8 +275,44 @@ storage::EngineOptions ToEngineOptions(const ServerConfig& config) {
   options.stats_cache_bytes = config.stats_cache_mb << 20;
   options.retention_ns = config.retention_ns;
   options.max_series_per_database = config.max_series_per_database;
+  options.max_tables_per_database = config.max_tables_per_database;
+  options.max_columns_per_table = config.max_columns_per_table;
   options.cold_compaction_ns = config.compact_cold_after_ns;
   return options;
+}
+
+query::QueryEngineOptions ToQueryEngineOptions(const ServerConfig& config) {
+  query::QueryEngineOptions options;
+  options.default_timeout_ms = config.query_timeout_ns / 1000000;
+  options.default_memory_limit_bytes = config.query_memory_mb << 20;
+  options.max_result_rows = config.max_result_rows;
+  return options;
+}
+
+http::ServerOptions ToHttpOptions(const ServerConfig& config) {
+  http::ServerOptions options;
+  (void)SplitHostPort(config.http_addr, &options.host, &options.port);
+  options.io_threads = config.threads;
+  options.worker_threads = config.worker_threads;
+  options.max_body_bytes = config.max_body_mb << 20;
+  options.max_header_bytes = config.max_header_kb << 10;
+  options.max_connections = config.max_connections;
+  options.max_connections_per_client = config.max_connections_per_client;
+  options.io_timeout = std::chrono::milliseconds(config.request_timeout_ns / 1000000);
+  options.idle_timeout = std::chrono::milliseconds(config.idle_timeout_ns / 1000000);
+  options.tls_cert_file = config.tls_cert;
+  options.tls_key_file = config.tls_key;
+  return options;
+}
+
+LineLimits ToLineLimits(const ServerConfig& config) {
+  LineLimits limits;
+  limits.max_line_bytes = config.max_line_bytes;
+  limits.max_tags = config.max_tags_per_line;
+  limits.max_fields = config.max_fields_per_line;
+  limits.max_tag_value_bytes = config.max_tag_value_bytes;
+  limits.max_string_field_bytes = config.max_string_field_bytes;
+  return limits;
 }
 
 }  // namespace gnomon::server

@@ -129,5 +129,61 @@ TEST(ConfigTomlTest, Validation) {
   EXPECT_FALSE(ValidateConfig(c).ok());
 }
 
+
+// Every size and duration setting is a TOML key (and a flag, from the same table); the limits
+// reach the parts that enforce them.
+TEST(ConfigTomlTest, EverySettingOfTheTablesIsAKey) {
+  std::string toml;
+  uint64_t n = 7;
+  for (const SizeSetting& setting : SizeSettings()) toml += std::string(setting.key) + " = " + std::to_string(n++) + "\n";
+  for (const DurationSetting& setting : DurationSettings()) toml += std::string(setting.key) + " = \"3s\"\n";
+  ServerConfig c;
+  ASSERT_TRUE(ApplyToml(toml, "t.toml", &c).ok()) << ApplyToml(toml, "t.toml", &c).ToString();
+  n = 7;
+  for (const SizeSetting& setting : SizeSettings()) EXPECT_EQ(c.*(setting.member), n++) << setting.key;
+  for (const DurationSetting& setting : DurationSettings()) EXPECT_EQ(c.*(setting.member), 3 * kSec) << setting.key;
+  c.max_line_bytes = 11;
+  c.max_tags_per_line = 12;
+  c.max_fields_per_line = 13;
+  c.max_tag_value_bytes = 14;
+  c.max_string_field_bytes = 15;
+  const LineLimits lines = ToLineLimits(c);
+  EXPECT_EQ(lines.max_line_bytes, 11u);
+  EXPECT_EQ(lines.max_tags, 12u);
+  EXPECT_EQ(lines.max_fields, 13u);
+  EXPECT_EQ(lines.max_tag_value_bytes, 14u);
+  EXPECT_EQ(lines.max_string_field_bytes, 15u);
+  c.http_addr = "127.0.0.1:99";
+  c.max_connections = 21;
+  c.max_connections_per_client = 22;
+  c.max_header_kb = 2;
+  const http::ServerOptions http = ToHttpOptions(c);
+  EXPECT_EQ(http.port, 99);
+  EXPECT_EQ(http.max_connections, 21u);
+  EXPECT_EQ(http.max_connections_per_client, 22u);
+  EXPECT_EQ(http.max_header_bytes, 2048u);
+  EXPECT_EQ(http.io_timeout, std::chrono::seconds(3));
+  EXPECT_EQ(http.idle_timeout, std::chrono::seconds(3));
+  c.max_tables_per_database = 31;
+  c.max_columns_per_table = 32;
+  EXPECT_EQ(ToEngineOptions(c).max_tables_per_database, 31u);
+  EXPECT_EQ(ToEngineOptions(c).max_columns_per_table, 32u);
+  c.max_result_rows = 41;
+  EXPECT_EQ(ToQueryEngineOptions(c).max_result_rows, 41u);
+}
+
+TEST(ConfigTomlTest, SettingsThatCannotBeZero) {
+  for (const SizeSetting& setting : SizeSettings()) {
+    ServerConfig c;
+    c.data_dir = "d";
+    c.*(setting.member) = 0;
+    EXPECT_EQ(ValidateConfig(c).ok(), setting.zero_allowed) << setting.key;
+  }
+  ServerConfig c;
+  c.data_dir = "d";
+  c.request_timeout_ns = 0;
+  EXPECT_FALSE(ValidateConfig(c).ok());
+}
+
 }  // namespace
 }  // namespace gnomon::server

@@ -39,6 +39,10 @@ struct EngineOptions {
   // New series a database may take beyond this many are refused (their rows rejected with the
   // offending series named); 0: no limit.
   uint64_t max_series_per_database = 0;
+  // A database may hold at most this many tables, a table at most this many tag and field columns;
+  // a write that would create more is refused, naming the table or column. 0: no limit.
+  uint64_t max_tables_per_database = 0;
+  uint64_t max_columns_per_table = 0;
   // Server-wide retention (0 = keep forever); a database may set its own.
   int64_t retention_ns = 0;
   // Decoded hour-slice statistics that segments may keep in memory, all together (0: none).

@@ -65,7 +65,7 @@ Status EngineImpl::Recover() {
     for (const ManifestTable& mt : mdb.tables) {
       std::string dir = port::JoinPath(db->dir, mt.dir_name);
       GNOMON_ASSIGN_OR_RETURN(auto table, Table::Open(env_, mt.name, dir, mt.dir_name, &mt, stats_budget_));
-      table->set_series_limit(db->series_limit);
+      table->set_limits(db->limits);
       // Segment files the manifest does not list are leftovers of an interrupted flush.
       GNOMON_ASSIGN_OR_RETURN(auto children, env_->GetChildren(dir));
       for (const std::string& child : children) {
@@ -93,7 +93,7 @@ Status EngineImpl::Recover() {
     return ApplyRecord(record);
   });
   replaying_ = false;
-  for (const auto& [name, db] : databases_) db->series_limit->Enforce();
+  for (const auto& [name, db] : databases_) db->limits->Enforce();
   if (!report.ok()) {
     if (!report.status().IsCorruption()) return report.status().WithContext("WAL replay");
     // Acknowledged writes lie past the damage: the operator chooses (docs/reliability.md).
@@ -148,8 +148,9 @@ std::unique_ptr<Database> EngineImpl::NewDatabase(const std::string& name, std::
   db->dir_name = std::move(dir_name);
   db->dir = DatabaseDir(options_.data_dir, db->dir_name);
   db->retention_ns = retention_ns;
-  db->series_limit = std::make_shared<SeriesLimit>(name, options_.max_series_per_database);
-  if (!replaying_) db->series_limit->Enforce();  // else once recovery is over
+  db->limits = std::make_shared<DatabaseLimits>(name, options_.max_series_per_database,
+                                                options_.max_tables_per_database, options_.max_columns_per_table);
+  if (!replaying_) db->limits->Enforce();  // else once recovery is over
   return db;
 }
 
@@ -170,10 +171,15 @@ Result<std::shared_ptr<Table>> EngineImpl::GetOrCreateTable(const std::string& d
     Database& db = *db_it->second;
     auto t = db.tables.find(table);
     if (t != db.tables.end()) return t->second;
+    if (!db.limits->MayAddTable(db.tables.size())) {
+      return Status::InvalidArgument("max-tables-per-database limit exceeded: database " + database + " has " +
+                                     std::to_string(db.tables.size()) + " tables (limit " +
+                                     std::to_string(db.limits->max_tables()) + "); new table " + table + " refused");
+    }
     std::string dir_name = EscapeFileName(table) + "-" + std::to_string(NextFileNumber());
     GNOMON_ASSIGN_OR_RETURN(result, Table::Open(env_, table, port::JoinPath(db.dir, dir_name),
                                                 dir_name, nullptr, stats_budget_));
-    result->set_series_limit(db.series_limit);
+    result->set_limits(db.limits);
     db.tables.emplace(table, result);
   }
   // The writer records the new table in the manifest before its WAL record (ApplyBatch).

@@ -14,7 +14,7 @@
 
 #include "src/storage/engine.h"
 #include "src/storage/manifest.h"
-#include "src/storage/series_limit.h"
+#include "src/storage/database_limits.h"
 #include "src/storage/table.h"
 #include "src/storage/write_batch_codec.h"
 #include "src/storage/write_gate.h"
@@ -27,7 +27,7 @@ struct Database {
   std::string dir_name;
   std::string dir;
   int64_t retention_ns = 0;
-  std::shared_ptr<SeriesLimit> series_limit;
+  std::shared_ptr<DatabaseLimits> limits;
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables;
 };
 

@@ -82,6 +82,13 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
         any_conflict = true;
         continue;
       }
+      if (schema_.FindField(def.name) < 0 && !MayAddColumn()) {
+        if (!accept_partial) return Status::InvalidArgument(ColumnLimitReason("field", def.name));
+        field_conflict[f] = 1;
+        conflict_reason[f] = ColumnLimitReason("field", def.name);
+        any_conflict = true;
+        continue;
+      }
       Status s = schema_.AddField(def.name, def.type, &out->field_ids[f]);
       if (!s.ok()) {
         field_conflict[f] = 1;
@@ -99,7 +106,10 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
         if (schema_.FindField(t.key) >= 0) {
           return Status::TypeConflict("tag " + t.key + " has the name of a field of table " + name_);
         }
-        schema_.AddTagKey(t.key);
+        if (!schema_.HasTagKey(t.key)) {
+          if (!MayAddColumn()) return Status::InvalidArgument(ColumnLimitReason("tag", t.key));
+          schema_.AddTagKey(t.key);
+        }
       }
       prev = &tags;
     }
@@ -137,32 +147,43 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     refs.clear();
     for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
     // Only a limited database pays for the look-up before the creation.
-    if (series_limit_ != nullptr && series_limit_->limiting() && !registry_->Find(refs)) {
-      if (!series_limit_->TryTake()) {
+    if (limits_ != nullptr && limits_->limiting() && !registry_->Find(refs)) {
+      if (!limits_->TryTake()) {
         GNOMON_RETURN_IF_ERROR(RejectSeriesOverLimit(batch, static_cast<uint32_t>(s), accept_partial, out, rejected));
         continue;
       }
       bool created = false;
       auto id = registry_->GetOrCreate(refs, &created);
-      if (!created) series_limit_->GiveBack();
+      if (!created) limits_->GiveBack();
       GNOMON_RETURN_IF_ERROR(id.status());
       out->series_ids[s] = *id;
       continue;
     }
     bool created = false;
     GNOMON_ASSIGN_OR_RETURN(out->series_ids[s], registry_->GetOrCreate(refs, &created));
-    if (created && series_limit_ != nullptr) series_limit_->Add(1);
+    if (created && limits_ != nullptr) limits_->Add(1);
   }
   return Status::OK();
+}
+
+bool Table::MayAddColumn() const {
+  return limits_ == nullptr || limits_->MayAddColumn(schema_.fields().size() + schema_.tag_keys().size());
+}
+
+std::string Table::ColumnLimitReason(std::string_view kind, std::string_view column) const {
+  return "max-columns-per-table limit exceeded: table " + name_ + " of database " + limits_->database() +
+         " has " + std::to_string(schema_.fields().size() + schema_.tag_keys().size()) + " columns (limit " +
+         std::to_string(limits_->max_columns()) + "); new " + std::string(kind) + " " + std::string(column) +
+         " refused";
 }
 
 Status Table::RejectSeriesOverLimit(const TableBatch& batch, uint32_t series, bool accept_partial,
                                     PreparedTable* out, std::vector<RowError>* rejected) {
   std::string key = name_;
   for (const Tag& t : batch.series()[series]) key += "," + t.key + "=" + t.value;
-  const std::string reason = "max-series-per-database limit exceeded: database " + series_limit_->database() +
-                             " has " + std::to_string(series_limit_->count()) + " series (limit " +
-                             std::to_string(series_limit_->max()) + "); new series " + key + " refused";
+  const std::string reason = "max-series-per-database limit exceeded: database " + limits_->database() +
+                             " has " + std::to_string(limits_->count()) + " series (limit " +
+                             std::to_string(limits_->max()) + "); new series " + key + " refused";
   if (!accept_partial) return Status::InvalidArgument(reason);
   if (out->row_rejected.empty()) out->row_rejected.assign(batch.rows().size(), 0);
   for (size_t r = 0; r < batch.rows().size(); ++r) {

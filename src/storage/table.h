@@ -23,7 +23,7 @@
 #include "src/storage/manifest.h"
 #include "src/storage/memtable.h"
 #include "src/storage/segment_reader.h"
-#include "src/storage/series_limit.h"
+#include "src/storage/database_limits.h"
 #include "src/storage/table_schema.h"
 
 namespace gnomon::storage {
@@ -107,9 +107,9 @@ class Table : public std::enable_shared_from_this<Table> {
   Status CheckUndamaged(int64_t min_time, int64_t max_time) const;
   std::vector<DamagedSegment> DamagedSegments() const;
   // The database's cardinality limit, shared by its tables; counts this table's series now.
-  void set_series_limit(std::shared_ptr<SeriesLimit> limit) {
+  void set_limits(std::shared_ptr<DatabaseLimits> limit) {
     limit->Add(registry_->size());
-    series_limit_ = std::move(limit);
+    limits_ = std::move(limit);
   }
   // Makes every series created so far durable; before a WAL record names series by id.
   Status SyncRegistry();
@@ -141,6 +141,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // a new series over the database's limit.
   Status RejectSeriesOverLimit(const TableBatch& batch, uint32_t series, bool accept_partial, PreparedTable* out,
                                std::vector<RowError>* rejected);
+  // Whether the schema may take one more tag or field column (max-columns-per-table); mu_ held.
+  bool MayAddColumn() const;
+  std::string ColumnLimitReason(std::string_view kind, std::string_view column) const;
   // One past the highest series id the segments have rows of (0: none).
   uint32_t SeriesInSegments() const;
   // The schema's fields as a segment's column list (a segment's ColumnIds are the table's).
@@ -153,7 +156,7 @@ class Table : public std::enable_shared_from_this<Table> {
   const std::shared_ptr<CacheBudget> stats_budget_;  // shared by the engine's segments; may be null
   std::unique_ptr<index::SeriesRegistry> registry_;
   std::atomic<bool> in_manifest_{false};
-  std::shared_ptr<SeriesLimit> series_limit_;  // may be null (tests)
+  std::shared_ptr<DatabaseLimits> limits_;  // may be null (tests)
   // Series by the spelling of their keys in writes (for the ingest layer's resolvers).
   mutable index::RawKeyCache raw_keys_;
   // Serialises flush, compaction and delete of this table's segments.

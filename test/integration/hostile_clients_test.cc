@@ -1,6 +1,7 @@
 // Clients that hold connections open or trickle bytes do not stop others: with 900 idle
 // connections, a client sending a request head byte by byte and another trickling a body, a
 // normal client still writes and queries, and the server answers health checks throughout.
+// And the limits of docs/reliability.md, given as flags to the real server, answer as documented.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -112,6 +113,70 @@ TEST(HostileClientsTest, IdleAndTricklingConnectionsDoNotStopOtherClients) {
     auto after = HttpRequestOnce("127.0.0.1", port, "GET", "/health");
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(after->status, 200);
+  }
+  RemoveTree(dir);
+}
+
+
+TEST(HostileClientsTest, LimitsGivenAsFlagsAnswerAsDocumented) {
+  const std::string dir = MakeTempDir("gnomon-limits");
+  ASSERT_FALSE(dir.empty());
+  {
+    ServerProcess server(kBinary, dir,
+                         {"--max-line-bytes", "200", "--max-tables-per-database", "1", "--max-result-rows", "3",
+                          "--max-connections-per-client", "4", "--max-header-kb", "1"});
+    Status started = server.Start();
+    ASSERT_TRUE(started.ok()) << started.ToString();
+    const uint16_t port = server.port();
+    auto request = [&](const std::string& method, const std::string& target, const std::string& body = "",
+                       const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+      auto reply = HttpRequestOnce("127.0.0.1", port, method, target, body, headers);
+      EXPECT_TRUE(reply.ok()) << reply.status().ToString();
+      return reply.ok() ? *reply : server::http::TestReply{};
+    };
+    std::string lines;
+    for (int h = 0; h < 5; ++h) lines += "cpu,host=h" + std::to_string(h) + " v=1 1700000000000000000\n";
+    EXPECT_EQ(request("POST", "/write?db=d", lines).status, 204);
+    // A line too long: v1 refuses the request, naming the line and the limit; v3 keeps the rest.
+    const std::string long_line = "cpu,host=x s=\"" + std::string(200, 'x') + "\" 1700000000000000000\n";
+    auto refused = request("POST", "/write?db=d", long_line + "cpu,host=y v=1 1700000000000000000\n");
+    EXPECT_EQ(refused.status, 400);
+    EXPECT_THAT(refused.body, HasSubstr("max-line-bytes"));
+    auto partial = request("POST", "/api/v3/write_lp?db=d&accept_partial=true",
+                           long_line + "cpu,host=y v=1 1700000000000000000\n");
+    EXPECT_THAT(partial.body, HasSubstr("max-line-bytes"));
+    // A second table; a result past three rows; a request head past 1 KiB.
+    auto table = request("POST", "/write?db=d", "mem,host=a v=1 1700000000000000000\n");
+    EXPECT_EQ(table.status, 400);
+    EXPECT_THAT(table.body, HasSubstr("max-tables-per-database"));
+    auto rows = request("GET", "/v1/sql?db=d&sql=SELECT%20*%20FROM%20cpu");
+    EXPECT_EQ(rows.status, 400);
+    EXPECT_THAT(rows.body, HasSubstr("max-result-rows"));
+    auto count = request("GET", "/v1/sql?db=d&sql=SELECT%20count(*)%20FROM%20cpu");
+    EXPECT_EQ(count.status, 200);
+    EXPECT_THAT(count.body, HasSubstr("[[6]]"));
+    EXPECT_EQ(request("GET", "/health", "", {{"X-Padding", std::string(2000, 'p')}}).status, 431);
+    // Connections: four from one address, a fifth refused; another address is served.
+    std::vector<std::unique_ptr<server::http::TestHttpClient>> held;
+    for (int i = 0; i < 4; ++i) {
+      auto c = server::http::TestHttpClient::Connect("127.0.0.1", port);
+      ASSERT_TRUE(c.ok());
+      auto health = (*c)->Send("GET", "/health");
+      ASSERT_TRUE(health.ok());
+      EXPECT_EQ(health->status, 200);
+      held.push_back(std::move(*c));
+    }
+    auto fifth = server::http::TestHttpClient::Connect("127.0.0.1", port);
+    ASSERT_TRUE(fifth.ok());
+    auto answer = (*fifth)->ReadReply();
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+    EXPECT_EQ(answer->status, 503);
+    EXPECT_THAT(answer->body, HasSubstr("max-connections-per-client 4"));
+    auto other = server::http::TestHttpClient::Connect("127.0.0.1", port, "127.0.0.2");
+    ASSERT_TRUE(other.ok());
+    auto served = (*other)->Send("GET", "/health");
+    ASSERT_TRUE(served.ok()) << served.status().ToString();
+    EXPECT_EQ(served->status, 200);
   }
   RemoveTree(dir);
 }

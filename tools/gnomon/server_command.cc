@@ -6,6 +6,11 @@
 #include <thread>
 
 #include <pthread.h>
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
 
 #include "src/base/logging.h"
 #include "src/server/api/api_context.h"
@@ -32,11 +37,21 @@ struct ServerFlags {
   std::string config_file;
   server::ServerConfig values;
   std::string wal_sync = "fsync";
-  std::string retention;
-  std::string compact_cold_after;
-  std::string query_timeout;
+  // The text of each DurationSettings() flag, by position.
+  std::vector<std::string> durations = std::vector<std::string>(server::DurationSettings().size());
   CrashTestingFlags crash_testing;
 };
+
+// Raises the soft open-file limit to the hard one: the default of 1,024 would cap connections
+// (half of it, see --max-connections) and leave few descriptors for the engine's files.
+void RaiseFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    GNOMON_LOG_WARN("[server] cannot raise the open-file limit: {}", std::strerror(errno));
+  }
+}
 
 constexpr auto kShutdownGrace = std::chrono::seconds(30);
 
@@ -52,6 +67,7 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   AddCrashTestingSignals(crash_testing, &blocked);
   pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a client hanging up must not kill the server
+  RaiseFileLimit();
 
   std::string host;
   uint16_t port = 0;
@@ -94,23 +110,14 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   ctx.engine = engine->get();
   ctx.http_stats = &http_stats;
   ctx.version = GNOMON_VERSION;
-  query::QueryEngineOptions query_options;
-  query_options.default_timeout_ms = config.query_timeout_ns / 1000000;
-  query_options.default_memory_limit_bytes = config.query_memory_mb << 20;
-  auto query_engine = query::QueryEngine::Create(engine->get(), query_options);
+  ctx.line_limits = server::ToLineLimits(config);
+  auto query_engine = query::QueryEngine::Create(engine->get(), server::ToQueryEngineOptions(config));
   ctx.sql_handler = server::api::MakeSqlEndpoint(query_engine.get());
   server::http::Router router;
   server::api::RegisterApiRoutes(&ctx, &router);
 
-  server::http::ServerOptions options;
-  options.host = host;
-  options.port = port;
-  options.io_threads = config.threads;
-  options.worker_threads = config.worker_threads;
-  options.max_body_bytes = config.max_body_mb << 20;
+  server::http::ServerOptions options = server::ToHttpOptions(config);
   options.default_headers = server::api::DefaultResponseHeaders(ctx);
-  options.tls_cert_file = config.tls_cert;
-  options.tls_key_file = config.tls_key;
   server::http::HttpServer http(options, &router, &http_stats);
   if (Status s = http.Start(); !s.ok()) {
     GNOMON_LOG_ERROR("[server] {}", s.message());
@@ -168,33 +175,22 @@ void RegisterServerCommand(CLI::App& app) {
                    ->capture_default_str();
   auto* wal = cmd->add_option("--wal-sync", flags->wal_sync, "fsync (default) or none")
                   ->check(CLI::IsMember({"fsync", "none"}));
-  auto* budget = cmd->add_option("--memtable-budget-mb", v.memtable_budget_mb,
-                                 "Memory for memtables before flushing")
-                     ->capture_default_str();
-  auto* stats_cache = cmd->add_option("--stats-cache-mb", v.stats_cache_mb,
-                                      "Memory for decoded hour statistics of segments (0: none)")
-                          ->capture_default_str();
-  auto* retention = cmd->add_option("--retention", flags->retention,
-                                    "Default retention, e.g. 30d (default: keep forever)");
-  auto* cold = cmd->add_option("--compact-cold-after", flags->compact_cold_after,
-                               "Merge a partition's segments into one once it has taken no flush for this "
-                               "long, e.g. 10m (0: never; default 10m)");
-  auto* body = cmd->add_option("--max-body-mb", v.max_body_mb,
-                               "Largest request body, also after gzip decompression")
-                   ->capture_default_str();
   auto* threads = cmd->add_option("--threads", v.threads, "I/O threads (0: one per core)");
   auto* workers = cmd->add_option("--worker-threads", v.worker_threads,
                                   "Request handler threads (0: max(4, 2 x cores))");
   auto* level = cmd->add_option("--log-level", v.log_level, "trace|debug|info|warn|error|off")
                     ->capture_default_str();
-  auto* qtimeout = cmd->add_option("--query-timeout", flags->query_timeout,
-                                   "End a query running longer than this, e.g. 30s (0: no limit; default 60s)");
-  auto* qmemory = cmd->add_option("--query-memory-mb", v.query_memory_mb,
-                                  "Working memory one query may use before it is ended")
-                      ->capture_default_str();
-  auto* max_series = cmd->add_option("--max-series-per-database", v.max_series_per_database,
-                                     "Refuse rows of new series past this many in one database (0: no limit)")
-                         ->capture_default_str();
+  // Sizes and durations, from their tables (config.h).
+  std::vector<CLI::Option*> size_options;
+  for (const server::SizeSetting& setting : server::SizeSettings()) {
+    size_options.push_back(cmd->add_option(std::string("--") + setting.key, v.*(setting.member), setting.help)
+                               ->capture_default_str());
+  }
+  std::vector<CLI::Option*> duration_options;
+  for (size_t i = 0; i < server::DurationSettings().size(); ++i) {
+    const server::DurationSetting& setting = server::DurationSettings()[i];
+    duration_options.push_back(cmd->add_option(std::string("--") + setting.key, flags->durations[i], setting.help));
+  }
   auto* auth = cmd->add_flag("--auth", v.auth,
                              "Require an API token on every endpoint but /ping and /health "
                              "(gnomon token create)");
@@ -202,8 +198,8 @@ void RegisterServerCommand(CLI::App& app) {
   auto* tls_key = cmd->add_option("--tls-key", v.tls_key, "PEM private key of --tls-cert");
   AddCrashTestingFlags(cmd, &flags->crash_testing);
 
-  cmd->callback([flags, data_dir, addr, wal, budget, stats_cache, retention, cold, body, threads, workers, level, qtimeout,
-                 qmemory, max_series, auth, tls_cert, tls_key] {
+  cmd->callback([flags, data_dir, addr, wal, threads, workers, level, auth, tls_cert, tls_key, size_options,
+                 duration_options] {
     server::ServerConfig config;
     if (!flags->config_file.empty()) {
       if (Status s = server::ApplyTomlFile(flags->config_file, &config); !s.ok()) {
@@ -214,33 +210,26 @@ void RegisterServerCommand(CLI::App& app) {
     const auto& v = flags->values;
     if (data_dir->count()) config.data_dir = v.data_dir;
     if (addr->count()) config.http_addr = v.http_addr;
-    if (budget->count()) config.memtable_budget_mb = v.memtable_budget_mb;
-    if (stats_cache->count()) config.stats_cache_mb = v.stats_cache_mb;
-    if (body->count()) config.max_body_mb = v.max_body_mb;
     if (threads->count()) config.threads = v.threads;
     if (workers->count()) config.worker_threads = v.worker_threads;
     if (level->count()) config.log_level = v.log_level;
     if (wal->count()) config.wal_sync = *server::ParseWalSync(flags->wal_sync);
-    if (qmemory->count()) config.query_memory_mb = v.query_memory_mb;
-    if (max_series->count()) config.max_series_per_database = v.max_series_per_database;
     if (auth->count()) config.auth = v.auth;
     if (tls_cert->count()) config.tls_cert = v.tls_cert;
     if (tls_key->count()) config.tls_key = v.tls_key;
-    // A duration flag given on the command line into *out; false (reported) when it does not parse.
-    auto duration = [](const CLI::Option* option, const std::string& text, int64_t* out) {
-      if (!option->count()) return true;
-      auto d = server::ParseDuration(text);
+    for (size_t i = 0; i < size_options.size(); ++i) {
+      const auto member = server::SizeSettings()[i].member;
+      if (size_options[i]->count()) config.*member = v.*member;
+    }
+    for (size_t i = 0; i < duration_options.size(); ++i) {
+      if (!duration_options[i]->count()) continue;
+      auto d = server::ParseDuration(flags->durations[i]);
       if (!d.ok()) {
-        std::fprintf(stderr, "gnomon server: %s: %s\n", option->get_name().c_str(), d.status().message().c_str());
-        return false;
+        std::fprintf(stderr, "gnomon server: --%s: %s\n", server::DurationSettings()[i].key,
+                     d.status().message().c_str());
+        return SetExitCode(2);
       }
-      *out = *d;
-      return true;
-    };
-    if (!duration(qtimeout, flags->query_timeout, &config.query_timeout_ns) ||
-        !duration(retention, flags->retention, &config.retention_ns) ||
-        !duration(cold, flags->compact_cold_after, &config.compact_cold_after_ns)) {
-      return SetExitCode(2);
+      config.*(server::DurationSettings()[i].member) = *d;
     }
     if (Status s = server::ValidateConfig(config); !s.ok()) {
       std::fprintf(stderr, "gnomon server: %s\n", s.message().c_str());

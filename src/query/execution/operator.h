@@ -19,6 +19,7 @@ constexpr size_t kChunkRows = 2048;
 struct ExecutionContext {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   size_t memory_limit = SIZE_MAX;
+  size_t max_result_rows = 0;  // rows the statement may return; 0 = no limit
   std::atomic<size_t> memory_used{0};  // Reserve may be called from an operator's own threads
   // Threads an operator may use for its own work (the query engine's worker_threads).
   int threads = 1;

@@ -11,6 +11,7 @@
 #include "src/server/auth/token_store.h"
 #include "src/server/http/http_message.h"
 #include "src/server/http/http_stats.h"
+#include "src/server/ingest/line_limits.h"
 #include "src/storage/engine.h"
 
 namespace gnomon::server::api {
@@ -29,6 +30,7 @@ struct ApiContext {
   ApiStats stats;
   // Line errors listed in one write response (the parser stops collecting after this many).
   size_t max_line_errors = 100;
+  LineLimits line_limits;  // per-line limits of line-protocol writes
   std::string version = "0.1.0";        // Gnomon's version (X-Gnomon-Version, /health)
   std::string influx_version = "1.8.10";  // X-Influxdb-Version: the InfluxDB API we mirror
   // The /v1/sql hook: set by the SQL layer when it exists; while empty, /v1/sql answers 501.

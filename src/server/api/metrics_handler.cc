@@ -53,6 +53,9 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
            s.connections_open);
     Metric(&out, "gnomon_http_connections_total", "counter", "Client connections accepted.",
            s.connections_total);
+    Metric(&out, "gnomon_http_connections_refused_total", "counter",
+           "Connections closed at once: past --max-connections or --max-connections-per-client.",
+           s.connections_refused);
   }
   auto load = [](const std::atomic<uint64_t>& v) { return v.load(std::memory_order_relaxed); };
   Metric(&out, "gnomon_write_requests_total", "counter", "Write requests (all API versions).",

@@ -80,6 +80,7 @@ void ExecuteWrite(ApiContext& ctx, const WriteParams& params, const http::Reques
   options.precision = params.auto_precision ? DetectBodyPrecision(request.body) : params.precision;
   options.default_time_ns = request.receive_time_ns != 0 ? request.receive_time_ns : NowNanos();
   options.max_errors = ctx.max_line_errors;
+  options.limits = ctx.line_limits;
   options.engine = ctx.engine;
   storage::WriteBatch batch(params.database);
   ParseResult parsed = ParseLineProtocol(request.body, options, &batch);

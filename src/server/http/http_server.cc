@@ -3,6 +3,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <future>
@@ -28,6 +31,30 @@ int DefaultWorkers() {
 // before it is destroyed), and owning pointers would form a cycle through the io_context's queue.
 void DoAccept(HttpServer::Core* core);
 
+// Closes a connection past a limit at once, so that it holds no session: a plain-HTTP client
+// that has not sent its request yet still reads why (a TLS one sees the connection close).
+void Refuse(HttpServer::Core* core, tcp::socket* socket, const std::string& why) {
+  core->stats->ConnectionRefused();
+  boost::system::error_code ec;
+  if (!core->tls.has_value()) {
+    const std::string body = "{\"error\":\"" + why + "\"}";
+    const std::string answer = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+                               "Content-Type: application/json\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body;
+    socket->non_blocking(true, ec);  // a new socket's buffer takes it; never wait for a client here
+    socket->write_some(net::buffer(answer), ec);
+  }
+  socket->shutdown(tcp::socket::shutdown_send, ec);
+  socket->close(ec);
+}
+
+// Half the process's file-descriptor limit: the engine's WAL, segments and registries keep the rest.
+size_t DefaultMaxConnections() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 65536;
+  return std::max<size_t>(16, static_cast<size_t>(limit.rlim_cur) / 2);
+}
+
 void OnAccept(HttpServer::Core* core, boost::system::error_code ec,
               tcp::socket socket) {
   if (ec == net::error::operation_aborted || !core->acceptor->is_open()) return;
@@ -39,8 +66,15 @@ void OnAccept(HttpServer::Core* core, boost::system::error_code ec,
     timer->async_wait([core, timer](boost::system::error_code) { DoAccept(core); });
     return;
   }
+  boost::system::error_code peer_ec;
+  auto peer = socket.remote_endpoint(peer_ec);
+  std::string client = peer_ec ? std::string() : peer.address().to_string();
+  if (std::string why = core->RefusalFor(client); !why.empty()) {
+    Refuse(core, &socket, why);
+    return DoAccept(core);
+  }
   auto session = std::make_shared<HttpSession>(std::move(socket), core);
-  if (core->Register(session)) {
+  if (core->Register(session, client)) {
     net::post(session->get_executor(), [session] { session->Start(); });
   }
   DoAccept(core);
@@ -86,16 +120,37 @@ Status LoadTls(HttpServer::Core* core) {
 
 }  // namespace
 
-bool HttpServer::Core::Register(const std::shared_ptr<HttpSession>& session) {
+std::string HttpServer::Core::RefusalFor(const std::string& client) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (sessions.size() >= max_connections) {
+    return "too many connections: " + std::to_string(sessions.size()) + " open (max-connections " +
+           std::to_string(max_connections) + ")";
+  }
+  const size_t per_client = options.max_connections_per_client;
+  if (per_client == 0) return "";
+  auto it = sessions_per_client.find(client);
+  if (it != sessions_per_client.end() && it->second >= per_client) {
+    return "too many connections from " + client + ": " + std::to_string(it->second) +
+           " open (max-connections-per-client " + std::to_string(per_client) + ")";
+  }
+  return "";
+}
+
+bool HttpServer::Core::Register(const std::shared_ptr<HttpSession>& session, const std::string& client) {
   std::lock_guard<std::mutex> lock(mu);
   if (draining_flag) return false;
-  sessions.emplace(session.get(), session);
+  sessions.emplace(session.get(), SessionEntry{session, client});
+  ++sessions_per_client[client];
   return true;
 }
 
 void HttpServer::Core::Unregister(HttpSession* session) {
   std::lock_guard<std::mutex> lock(mu);
-  sessions.erase(session);
+  auto it = sessions.find(session);
+  if (it == sessions.end()) return;
+  auto per_client = sessions_per_client.find(it->second.client);
+  if (per_client != sessions_per_client.end() && --per_client->second == 0) sessions_per_client.erase(per_client);
+  sessions.erase(it);
   if (sessions.empty()) sessions_gone.notify_all();
 }
 
@@ -110,6 +165,7 @@ Status HttpServer::Start() {
   Core& core = *core_;
   GNOMON_CHECK_MSG(!core.acceptor.has_value(), "HttpServer::Start called twice");
   GNOMON_RETURN_IF_ERROR(LoadTls(&core));
+  core.max_connections = core.options.max_connections > 0 ? core.options.max_connections : DefaultMaxConnections();
   boost::system::error_code ec;
   tcp::resolver resolver(core.ioc);
   auto endpoints = resolver.resolve(core.options.host, std::to_string(core.options.port),
@@ -171,8 +227,8 @@ void HttpServer::Shutdown(std::chrono::milliseconds grace) {
     if (core.stopped || !core.acceptor.has_value()) return;
     core.stopped = true;
     core.draining_flag = true;
-    for (auto& [ptr, weak] : core.sessions) {
-      if (auto s = weak.lock()) live.push_back(std::move(s));
+    for (auto& [ptr, entry] : core.sessions) {
+      if (auto s = entry.session.lock()) live.push_back(std::move(s));
     }
   }
   // Stop accepting: closing on the acceptor's strand cancels the pending accept.
@@ -193,8 +249,8 @@ void HttpServer::Shutdown(std::chrono::milliseconds grace) {
     if (!core.sessions.empty()) {
       GNOMON_LOG_WARN("[http] shutdown grace period over; cutting {} connection(s)",
                       core.sessions.size());
-      for (auto& [ptr, weak] : core.sessions) {
-        if (auto s = weak.lock()) live.push_back(std::move(s));
+      for (auto& [ptr, entry] : core.sessions) {
+        if (auto s = entry.session.lock()) live.push_back(std::move(s));
       }
     }
   }

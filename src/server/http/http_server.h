@@ -32,6 +32,11 @@ struct ServerOptions {
   // Largest request body, as received and again after gzip decompression; larger ones get 413.
   size_t max_body_bytes = 64ull << 20;
   size_t max_header_bytes = 64 << 10;
+  // Open connections, in all and from one client address; past either, a new connection gets a
+  // 503 (plain HTTP) and is closed at once. 0 for max_connections: half the process's file
+  // descriptor limit (the rest stays for the engine's files); 0 per client: no limit.
+  size_t max_connections = 0;
+  size_t max_connections_per_client = 0;
   // How long a keep-alive connection may sit between requests.
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(300);
   // How long receiving one request (head to last body byte), or sending one response, may take.

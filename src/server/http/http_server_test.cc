@@ -363,5 +363,70 @@ TEST(HttpServerStartTest, BindFailureIsAnError) {
   EXPECT_FALSE(third.Start().ok());
 }
 
+
+// Connections past max_connections_per_client (from one address) or max_connections (in all) get
+// a 503 naming the limit and are closed; other clients go on, and a closed connection frees its
+// place.
+TEST(HttpServerLimitsTest, ConnectionsPastALimitAreRefusedAndOthersGoOn) {
+  Router router;
+  router.Add(Method::kGet, "/hello", "hello", [](const Request&, Response* resp) { resp->SetText(200, "text/plain", "hi"); });
+  HttpStats stats;
+  ServerOptions options;
+  options.port = 0;
+  options.max_connections_per_client = 3;
+  options.max_connections = 5;
+  HttpServer server(options, &router, &stats);
+  ASSERT_TRUE(server.Start().ok());
+  auto connect = [&](const std::string& source) {
+    auto c = TestHttpClient::Connect("127.0.0.1", server.port(), source);
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return c.ok() ? std::move(*c) : nullptr;
+  };
+  auto expect_served = [](TestHttpClient* c) {
+    auto reply = c->Send("GET", "/hello");
+    ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+    EXPECT_EQ(reply->status, 200);
+  };
+  std::vector<std::unique_ptr<TestHttpClient>> first;
+  for (int i = 0; i < 3; ++i) {
+    first.push_back(connect("127.0.0.1"));
+    ASSERT_NE(first.back(), nullptr);
+    expect_served(first.back().get());  // the server has registered it before the next connects
+  }
+  auto refused = connect("127.0.0.1");
+  ASSERT_NE(refused, nullptr);
+  auto answer = refused->ReadReply();
+  ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  EXPECT_EQ(answer->status, 503);
+  EXPECT_NE(answer->body.find("max-connections-per-client 3"), std::string::npos) << answer->body;
+  EXPECT_TRUE(refused->PeerClosed());
+  // Another address is another client; past five in all, everyone is refused.
+  auto other = connect("127.0.0.2");
+  ASSERT_NE(other, nullptr);
+  expect_served(other.get());
+  auto fifth = connect("127.0.0.3");
+  ASSERT_NE(fifth, nullptr);
+  expect_served(fifth.get());
+  auto sixth = connect("127.0.0.4");
+  ASSERT_NE(sixth, nullptr);
+  answer = sixth->ReadReply();
+  ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  EXPECT_EQ(answer->status, 503);
+  EXPECT_NE(answer->body.find("max-connections 5"), std::string::npos) << answer->body;
+  EXPECT_EQ(stats.Read().connections_refused, 2u);
+  // Closing one frees its place for its client; the open ones were never disturbed.
+  first.pop_back();
+  bool served_again = false;
+  for (int attempt = 0; attempt < 100 && !served_again; ++attempt) {
+    auto again = connect("127.0.0.1");
+    auto reply = again == nullptr ? Result<TestReply>(Status::IOError("no connection")) : again->Send("GET", "/hello");
+    served_again = reply.ok() && reply->status == 200;
+    if (!served_again) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the close is seen asynchronously
+  }
+  EXPECT_TRUE(served_again);
+  for (auto& c : first) expect_served(c.get());
+  server.Shutdown(std::chrono::seconds(5));
+}
+
 }  // namespace
 }  // namespace gnomon::server::http

@@ -24,6 +24,7 @@ HttpStats::Snapshot HttpStats::Read() const {
   s.bytes_sent = bytes_sent_.load(std::memory_order_relaxed);
   s.connections_open = connections_open_.load(std::memory_order_relaxed);
   s.connections_total = connections_total_.load(std::memory_order_relaxed);
+  s.connections_refused = connections_refused_.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -26,6 +26,7 @@ class HttpStats {
     uint64_t bytes_sent = 0;           // response bodies
     uint64_t connections_open = 0;
     uint64_t connections_total = 0;
+    uint64_t connections_refused = 0;  // past max_connections or max_connections_per_client
   };
 
   void RecordRequest(std::string_view route, int status, uint64_t body_bytes_in,
@@ -35,6 +36,7 @@ class HttpStats {
     connections_total_.fetch_add(1, std::memory_order_relaxed);
   }
   void ConnectionClosed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
+  void ConnectionRefused() { connections_refused_.fetch_add(1, std::memory_order_relaxed); }
 
   Snapshot Read() const;
 
@@ -47,6 +49,7 @@ class HttpStats {
   std::atomic<uint64_t> bytes_sent_{0};
   std::atomic<uint64_t> connections_open_{0};
   std::atomic<uint64_t> connections_total_{0};
+  std::atomic<uint64_t> connections_refused_{0};
 };
 
 }  // namespace gnomon::server::http

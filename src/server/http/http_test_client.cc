@@ -34,14 +34,23 @@ TestHttpClient::~TestHttpClient() {
 }
 
 Result<std::unique_ptr<TestHttpClient>> TestHttpClient::Connect(const std::string& host,
-                                                                uint16_t port) {
+                                                                uint16_t port, const std::string& source) {
   auto impl = std::make_unique<Impl>();
   beast::error_code ec;
   tcp::resolver resolver(impl->ioc);
   auto endpoints = resolver.resolve(host, std::to_string(port), ec);
   if (ec) return Status::IOError("resolve " + host + ": " + ec.message());
   impl->stream.expires_after(std::chrono::seconds(30));
-  impl->stream.connect(endpoints, ec);
+  if (!source.empty()) {
+    auto& socket = impl->stream.socket();
+    auto local = tcp::endpoint(net::ip::make_address(source, ec), 0);
+    if (!ec) socket.open(local.protocol(), ec);
+    if (!ec) socket.bind(local, ec);
+    if (ec) return Status::IOError("bind to " + source + ": " + ec.message());
+    socket.connect(endpoints.begin()->endpoint(), ec);
+  } else {
+    impl->stream.connect(endpoints, ec);
+  }
   if (ec) return Status::IOError("connect " + host + ":" + std::to_string(port) + ": " + ec.message());
   impl->stream.socket().set_option(tcp::no_delay(true), ec);
   return std::unique_ptr<TestHttpClient>(new TestHttpClient(std::move(impl)));

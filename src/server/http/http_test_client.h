@@ -29,7 +29,10 @@ struct TestReply {
 
 class TestHttpClient {
  public:
-  static Result<std::unique_ptr<TestHttpClient>> Connect(const std::string& host, uint16_t port);
+  // `source`: the local address to connect from ("127.0.0.2": another client of a loopback
+  // server, since all of 127.0.0.0/8 is local); empty: the system's choice.
+  static Result<std::unique_ptr<TestHttpClient>> Connect(const std::string& host, uint16_t port,
+                                                         const std::string& source = "");
   ~TestHttpClient();
 
   // Sends one request and reads its response on the open connection.

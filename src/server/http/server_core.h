@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -26,8 +27,11 @@ struct HttpServer::Core {
   Core(ServerOptions opts, const Router* r, HttpStats* s, int workers)
       : options(std::move(opts)), router(r), stats(s), worker_pool(workers) {}
 
-  // Adds a new connection; false once shutdown began (the caller then drops it).
-  bool Register(const std::shared_ptr<HttpSession>& session);
+  // Why a new connection from `client` must be refused (past a connection limit), or empty.
+  std::string RefusalFor(const std::string& client);
+  // Adds a new connection from `client` (an address); false once shutdown began (the caller then
+  // drops it).
+  bool Register(const std::shared_ptr<HttpSession>& session, const std::string& client);
   void Unregister(HttpSession* session);
   bool draining() {
     std::lock_guard<std::mutex> lock(mu);
@@ -42,7 +46,13 @@ struct HttpServer::Core {
   std::condition_variable sessions_gone;
   bool draining_flag = false;  // GUARDED_BY(mu)
   bool stopped = false;        // GUARDED_BY(mu)
-  std::unordered_map<HttpSession*, std::weak_ptr<HttpSession>> sessions;  // GUARDED_BY(mu)
+  struct SessionEntry {
+    std::weak_ptr<HttpSession> session;
+    std::string client;
+  };
+  std::unordered_map<HttpSession*, SessionEntry> sessions;                 // GUARDED_BY(mu)
+  std::unordered_map<std::string, size_t> sessions_per_client;            // GUARDED_BY(mu)
+  size_t max_connections = 0;  // resolved by Start (0 in the options: from the fd limit)
 
   // Declaration order matters for destruction: the worker pool (whose queued tasks own sessions,
   // and sessions own sockets of io_context) goes before io_context, and both before `mu`.

@@ -7,6 +7,7 @@
 #include "src/base/check.h"
 #include "src/base/coding.h"
 #include "src/server/ingest/utf8.h"
+#include "src/storage/identifier.h"
 
 namespace gnomon::server {
 namespace {
@@ -102,8 +103,8 @@ namespace {
 uint64_t IdHash(storage::SeriesId id) { return (id + 1) * 0x9E3779B97F4A7C15ULL; }
 }  // namespace
 
-BatchBuilder::BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine)
-    : batch_(batch), engine_(engine), preexisting_tables_(batch->tables().size()) {}
+BatchBuilder::BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine, const LineLimits& limits)
+    : batch_(batch), engine_(engine), limits_(limits), preexisting_tables_(batch->tables().size()) {}
 
 BatchBuilder::~BatchBuilder() = default;
 
@@ -201,12 +202,29 @@ bool BatchBuilder::ParseKey(const ParsedLine& line, std::string_view* measuremen
   if (!internal::IsValidUtf8(*measurement)) {
     return Fail(error, line.series_key_offset, "measurement is not valid UTF-8");
   }
+  if (Status s = storage::ValidateTableName(*measurement); !s.ok()) {
+    return Fail(error, line.series_key_offset, "measurement: " + s.message());
+  }
+  if (limits_.max_tags != 0 && tags_.size() > limits_.max_tags) {
+    return Fail(error, tags_[limits_.max_tags].offset,
+                "line has " + std::to_string(tags_.size()) + " tags, more than the limit of " +
+                    std::to_string(limits_.max_tags) + " (max-tags-per-line)");
+  }
   for (const ParsedTag& t : tags_) {
     if (!internal::IsValidUtf8(t.key) || !internal::IsValidUtf8(t.value)) {
       return Fail(error, t.offset, "tag is not valid UTF-8");
     }
     if (t.key == "time") {
       return Fail(error, t.offset, "tag key \"time\" is reserved for the time column");
+    }
+    if (Status s = storage::ValidateColumnName(t.key); !s.ok()) {
+      return Fail(error, t.offset, "tag key: " + s.message());
+    }
+    if (limits_.max_tag_value_bytes != 0 && t.value.size() > limits_.max_tag_value_bytes) {
+      return Fail(error, t.offset,
+                  "value of tag " + Quoted(t.key) + " is " + std::to_string(t.value.size()) +
+                      " bytes, longer than the limit of " + std::to_string(limits_.max_tag_value_bytes) +
+                      " (max-tag-value-bytes)");
     }
   }
   std::sort(tags_.begin(), tags_.end(),
@@ -260,8 +278,16 @@ bool BatchBuilder::ResolveFields(const ParsedLine& line, TableState* table, uint
   };
   for (size_t i = 0; i < n; ++i) {
     const ParsedField& f = line.fields[i];
-    if (f.type == ValueType::kString && !internal::IsValidUtf8(f.str)) {
-      return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
+    if (f.type == ValueType::kString) {
+      if (!internal::IsValidUtf8(f.str)) {
+        return Fail(error, f.offset, "string value of field " + Quoted(f.key) + " is not valid UTF-8");
+      }
+      if (limits_.max_string_field_bytes != 0 && f.str.size() > limits_.max_string_field_bytes) {
+        return Fail(error, f.offset,
+                    "string value of field " + Quoted(f.key) + " is " + std::to_string(f.str.size()) +
+                        " bytes, longer than the limit of " + std::to_string(limits_.max_string_field_bytes) +
+                        " (max-string-field-bytes)");
+      }
     }
     uint32_t idx;
     if (slot_matches(cursor, f)) {
@@ -276,6 +302,9 @@ bool BatchBuilder::ResolveFields(const ParsedLine& line, TableState* table, uint
         }
         if (!internal::IsValidUtf8(f.key)) {
           return Fail(error, f.offset, "field key is not valid UTF-8");
+        }
+        if (Status s = storage::ValidateColumnName(f.key); !s.ok()) {
+          return Fail(error, f.offset, "field key: " + s.message());
         }
         bool is_tag = table->tag_keys.contains(f.key);
         if (tags_are_new) {

@@ -23,6 +23,7 @@
 #include "src/index/hash_index.h"
 #include "src/index/raw_key_cache.h"
 #include "src/index/series_key.h"
+#include "src/server/ingest/line_limits.h"
 #include "src/server/ingest/line_protocol_parser.h"
 #include "src/storage/engine.h"
 #include "src/storage/write_batch.h"
@@ -34,8 +35,10 @@ class BatchBuilder {
   // `batch` must outlive the builder; it may already hold rows (its tables, fields and series
   // are then reused, not duplicated). Nobody else may modify it while the builder is in use.
   // `engine` (may be null: every series is added with its tags) resolves existing series of
-  // batch->database().
-  explicit BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine = nullptr);
+  // batch->database(). Lines past `limits` (tags, their values, string values; see LineLimits)
+  // are rejected.
+  explicit BatchBuilder(storage::WriteBatch* batch, storage::Engine* engine = nullptr,
+                        const LineLimits& limits = LineLimits());
   ~BatchBuilder();
   BatchBuilder(const BatchBuilder&) = delete;
   BatchBuilder& operator=(const BatchBuilder&) = delete;
@@ -43,8 +46,8 @@ class BatchBuilder {
   // Appends `line` as one row at `time_ns`, recording `line_no` in the row. Returns false and
   // fills *error (offset within the line the ParsedLine came from) when the line cannot be added:
   // a malformed series key, duplicate tag or field keys, the reserved key "time", a tag and a
-  // field of the same name, invalid UTF-8, or a field type that conflicts with an earlier line of
-  // this batch. A rejected line leaves the batch unchanged.
+  // field of the same name, invalid UTF-8, a name the engine would refuse (storage/identifier.h),
+  // a limit passed, or a field type that conflicts with an earlier line of this batch. A rejected line leaves the batch unchanged.
   bool Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no, LineSyntaxError* error);
 
   // Distinct raw series keys seen so far (for tests and statistics).
@@ -98,6 +101,7 @@ class BatchBuilder {
 
   storage::WriteBatch* batch_;
   storage::Engine* engine_;
+  const LineLimits limits_;
   size_t preexisting_tables_;  // tables the batch held before this builder; others are ours
   LineParser key_parser_;
   std::unordered_map<std::string, std::unique_ptr<TableState>, StringHash, std::equal_to<>>

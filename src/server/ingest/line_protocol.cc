@@ -32,7 +32,7 @@ ParseResult ParseLineProtocol(std::string_view body, const ParseOptions& options
                               storage::WriteBatch* batch) {
   ParseResult result;
   LineParser parser;
-  BatchBuilder builder(batch, options.engine);
+  BatchBuilder builder(batch, options.engine, options.limits);
   ParsedLine parsed;
   LineSyntaxError error;
 
@@ -61,7 +61,21 @@ ParseResult ParseLineProtocol(std::string_view body, const ParseOptions& options
     while (first < line.size() && (line[first] == ' ' || line[first] == '\t')) ++first;
     if (first == line.size() || line[first] == '#') continue;  // blank line or comment
 
+    if (options.limits.max_line_bytes != 0 && line.size() > options.limits.max_line_bytes) {
+      error.offset = static_cast<uint32_t>(options.limits.max_line_bytes);
+      error.reason = "line of " + std::to_string(line.size()) + " bytes is longer than the limit of " +
+                     std::to_string(options.limits.max_line_bytes) + " (max-line-bytes)";
+      reject(line, line_no);
+      continue;
+    }
     if (!parser.Parse(line, &parsed, &error)) {
+      reject(line, line_no);
+      continue;
+    }
+    if (options.limits.max_fields != 0 && parsed.fields.size() > options.limits.max_fields) {
+      error.offset = parsed.fields[options.limits.max_fields].offset;
+      error.reason = "line has " + std::to_string(parsed.fields.size()) + " fields, more than the limit of " +
+                     std::to_string(options.limits.max_fields) + " (max-fields-per-line)";
       reject(line, line_no);
       continue;
     }

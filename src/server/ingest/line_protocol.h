@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/server/ingest/line_limits.h"
 #include "src/server/ingest/precision.h"
 #include "src/storage/engine.h"
 #include "src/storage/write_batch.h"
@@ -26,6 +27,7 @@ struct ParseOptions {
   Precision precision = Precision::kNanosecond;
   int64_t default_time_ns = 0;  // time for lines without a timestamp (the server's receive time)
   size_t max_errors = 100;      // stop collecting errors after this many (still count them)
+  LineLimits limits;
   // When set, series of batch->database() that the engine already has are added by id (see
   // BatchBuilder); else every series is added with its tags.
   storage::Engine* engine = nullptr;

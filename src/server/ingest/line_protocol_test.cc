@@ -383,3 +383,82 @@ TEST_F(LineProtocolTest, FieldOrderMayVaryBetweenLines) {
 
 }  // namespace
 }  // namespace gnomon::server
+
+namespace gnomon::server {
+namespace {
+
+// Each per-line limit rejects only the line past it, naming the limit; the lines at the limit and
+// the other lines of the body are kept.
+class LineLimitsTest : public LineProtocolTest {
+ protected:
+  // A line of `tags` tags and `fields` fields.
+  static std::string Line(int tags, int fields, int64_t time) {
+    std::string line = "m";
+    for (int i = 0; i < tags; ++i) line += ",t" + std::to_string(i) + "=v";
+    for (int i = 0; i < fields; ++i) line += (i == 0 ? " f" : ",f") + std::to_string(i) + "=1i";
+    return line + " " + std::to_string(time) + "\n";
+  }
+  void ExpectOnlyLineTwoRejected(const std::string& body, std::string_view limit) {
+    ParseResult r = Run(body);
+    EXPECT_EQ(r.lines_accepted, 2u) << limit;
+    ASSERT_EQ(r.errors.size(), 1u) << limit;
+    EXPECT_EQ(r.errors[0].line, 2u);
+    EXPECT_NE(r.errors[0].reason.find(limit), std::string::npos) << r.errors[0].reason;
+  }
+};
+
+TEST_F(LineLimitsTest, TagsPerLine) {
+  options_.limits.max_tags = 3;
+  ExpectOnlyLineTwoRejected(Line(3, 1, 1) + Line(4, 1, 2) + Line(0, 1, 3), "max-tags-per-line");
+}
+
+TEST_F(LineLimitsTest, FieldsPerLine) {
+  options_.limits.max_fields = 3;
+  ExpectOnlyLineTwoRejected(Line(1, 3, 1) + Line(1, 4, 2) + Line(1, 1, 3), "max-fields-per-line");
+}
+
+TEST_F(LineLimitsTest, LineLength) {
+  options_.limits.max_line_bytes = 40;
+  const std::string at_limit = "m f=\"" + std::string(40 - 8, 'x') + "\" 1\n";  // 40 bytes before '\n'
+  ASSERT_EQ(at_limit.size(), 41u);
+  ExpectOnlyLineTwoRejected(at_limit + "m f=\"" + std::string(33, 'x') + "\" 2\n" + "m f=\"y\" 3\n",
+                            "max-line-bytes");
+}
+
+TEST_F(LineLimitsTest, TagValueAndStringFieldLength) {
+  options_.limits.max_tag_value_bytes = 4;
+  ExpectOnlyLineTwoRejected("m,t=abcd f=1i 1\nm,t=abcde f=1i 2\nm,t=a f=1i 3\n", "max-tag-value-bytes");
+  batch_ = storage::WriteBatch("db");
+  options_.limits.max_string_field_bytes = 4;
+  ExpectOnlyLineTwoRejected("s f=\"abcd\" 1\ns f=\"abcde\" 2\ns f=\"\" 3\n", "max-string-field-bytes");
+}
+
+TEST_F(LineLimitsTest, NamesTheEngineWouldRefuseAreLineErrors) {
+  const std::string long_key(256, 'k');
+  ExpectOnlyLineTwoRejected("m,t=a f=1i 1\nm," + long_key + "=a f=1i 2\nm,t=b f=1i 3\n", "tag key");
+  batch_ = storage::WriteBatch("db");
+  ExpectOnlyLineTwoRejected("m f=1i 1\nm " + long_key + "=1i 2\nm f=2i 3\n", "field key");
+  batch_ = storage::WriteBatch("db");
+  ExpectOnlyLineTwoRejected("m f=1i 1\n" + std::string(201, 'm') + " f=1i 2\nm f=2i 3\n", "measurement");
+}
+
+TEST_F(LineLimitsTest, ZeroMeansNoLimit) {
+  options_.limits = LineLimits{0, 0, 0, 0, 0};
+  ParseResult r = Run(Line(300, 1100, 1) + "m,t=" + std::string(70000, 'v') + " s=\"" + std::string(70000, 'x') +
+                      "\" 2\n");
+  EXPECT_EQ(r.lines_accepted, 2u);
+  EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].reason);
+}
+
+TEST_F(LineLimitsTest, DefaultsAreInfluxDbsBounds) {
+  const LineLimits defaults;
+  EXPECT_EQ(defaults.max_line_bytes, 1u << 20);
+  EXPECT_EQ(defaults.max_string_field_bytes, 64u << 10);
+  ParseResult r = Run("m s=\"" + std::string(64 << 10, 'x') + "\" 1\nm s=\"" + std::string((64 << 10) + 1, 'x') +
+                      "\" 2\n");
+  EXPECT_EQ(r.lines_accepted, 1u);
+  EXPECT_EQ(r.lines_rejected, 1u);
+}
+
+}  // namespace
+}  // namespace gnomon::server
