@@ -14,6 +14,7 @@
 
 #include "src/base/logging.h"
 #include "src/base/time_util.h"
+#include "src/server/http/beast_request.h"
 
 namespace gnomon::server::http {
 namespace net = boost::asio;
@@ -28,18 +29,6 @@ constexpr size_t kKeepBufferBytes = 16ull << 20;
 // An early reject (413) reads and discards at most this much more of the client's upload.
 constexpr size_t kMaxDrainBytes = 256ull << 20;
 constexpr auto kDrainTimeout = std::chrono::seconds(5);
-
-Method ToMethod(bhttp::verb verb) {
-  switch (verb) {
-    case bhttp::verb::get: return Method::kGet;
-    case bhttp::verb::head: return Method::kHead;
-    case bhttp::verb::post: return Method::kPost;
-    case bhttp::verb::put: return Method::kPut;
-    case bhttp::verb::delete_: return Method::kDelete;
-    case bhttp::verb::options: return Method::kOptions;
-    default: return Method::kOther;
-  }
-}
 
 std::string_view View(beast::string_view s) { return std::string_view(s.data(), s.size()); }
 
@@ -173,25 +162,17 @@ void HttpSession::OnBody(BeastError ec) {
 void HttpSession::Dispatch() {
   state_ = State::kHandling;
   auto& msg = parser_->get();
-  request_.method = ToMethod(msg.method());
+  FillRequestHead(msg, &request_);
   head_request_ = request_.method == Method::kHead;
   http10_ = msg.version() < 11;
-  request_.target = View(msg.target());
-  size_t q = request_.target.find('?');
-  request_.path = request_.target.substr(0, q);
-  request_.query = q == std::string_view::npos ? QueryParams()
-                                               : QueryParams::Parse(request_.target.substr(q + 1));
-  request_.headers.clear();
-  for (const auto& field : msg) {
-    request_.headers.push_back({View(field.name_string()), View(field.value())});
-  }
   std::string_view raw_body =
       direct_body_ ? std::string_view(body_.data(), body_length_) : std::string_view(msg.body());
   request_.wire_body_bytes = raw_body.size();
   request_.body = raw_body;
 
   std::string_view encoding = View(msg[bhttp::field::content_encoding]);
-  if (beast::iequals(encoding, "gzip") || beast::iequals(encoding, "x-gzip")) {
+  const BodyEncoding body_encoding = EncodingOf(encoding);
+  if (body_encoding == BodyEncoding::kGzip) {
     auto inflated = gzip_.Decompress(raw_body, core_->options.max_body_bytes);
     if (!inflated.ok()) {
       if (inflated.status().code() == Status::Code::kResourceExhausted) {
@@ -200,7 +181,7 @@ void HttpSession::Dispatch() {
       return Reject(400, inflated.status().message());
     }
     request_.body = *inflated;
-  } else if (!encoding.empty() && !beast::iequals(encoding, "identity")) {
+  } else if (body_encoding == BodyEncoding::kUnsupported) {
     return Reject(415, "unsupported Content-Encoding: " + std::string(encoding));
   }
 
