@@ -94,7 +94,8 @@ void RunMaintenance(const bench::Url& url, uint64_t seed, const std::atomic<bool
     std::this_thread::sleep_for(std::chrono::milliseconds(50 + rng() % 350));
     if (stop->load()) return;
     bench::HttpRequest request;
-    request.target = rng() % 3 == 0 ? "/v1/admin/compact" : "/v1/admin/flush";
+    const uint64_t pick = rng() % 6;
+    request.target = pick < 2 ? "/v1/admin/compact" : pick < 3 ? "/v1/admin/retention" : "/v1/admin/flush";
     auto response = client.Send(request);
     if (!response.ok()) return;
     if (!response->ok() && !RefusedBySimulatedCrash(response->status, response->body)) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -61,9 +62,14 @@ class WriterLedger {
   // The server died before answering: the outcome is decided by the next Check.
   void Unanswered();
 
+  // Rows retention may have dropped (their partition has expired): such a row may be missing,
+  // and one written again after its drop may lack an older field value; but a row present must
+  // hold the values last written to it, and a row never written (or deleted) must not be there.
+  using MayBeDropped = std::function<bool(const RowKey&)>;
+
   // Compares what the database holds for this writer with the model. Returns "" when it matches
   // (deciding an unanswered operation's outcome), else a description of the first differences.
-  std::string Check(const Rows& observed);
+  std::string Check(const Rows& observed, const MayBeDropped& may_be_dropped = nullptr);
 
   const Rows& expected() const { return acknowledged_; }
   uint64_t acknowledged_ops() const { return acknowledged_ops_; }
@@ -76,7 +82,9 @@ class WriterLedger {
   uint64_t acknowledged_ops_ = 0;
 };
 
-// Up to `limit` lines naming rows that differ between `expected` and `observed`.
-std::string DescribeDifferences(const Rows& expected, const Rows& observed, size_t limit = 5);
+// Up to `limit` lines naming rows that differ between `expected` and `observed`; rows for which
+// `may_be_dropped` holds may be missing, and lack fields expected (see WriterLedger::MayBeDropped).
+std::string DescribeDifferences(const Rows& expected, const Rows& observed, size_t limit = 5,
+                                const WriterLedger::MayBeDropped& may_be_dropped = nullptr);
 
 }  // namespace gnomon::torture

@@ -95,5 +95,30 @@ TEST(CrashModelTest, DifferencesAreNamedAndCounted) {
   EXPECT_EQ(DescribeDifferences(expected, expected), "");
 }
 
+
+// Rows retention may have dropped: missing is fine, a field gone with the drop is fine; a wrong
+// value, a row never written or one deleted is still a violation, and so is any difference
+// outside the expired zone.
+TEST(CrashModelTest, RowsOfAnExpiredPartitionMayBeGoneButNeverWrong) {
+  WriterLedger ledger;
+  ledger.Begin(Write({{0, 1, 1, true}, {0, 2, 2, true}, {0, 100, 3, true}}));
+  ledger.Acknowledge();
+  auto expired = [](const RowKey& k) { return k.time < 50; };
+  Rows observed = ledger.expected();
+  observed.erase(RowKey{0, 0, 1});            // dropped
+  observed[RowKey{0, 0, 2}].s.reset();        // written again after a drop, without s
+  EXPECT_EQ(ledger.Check(observed, expired), "");
+  EXPECT_NE(ledger.Check(observed), "");      // without the zone, both are violations
+  Rows wrong = observed;
+  wrong[RowKey{0, 0, 2}].n = 9;
+  EXPECT_NE(ledger.Check(wrong, expired).find("wrong"), std::string::npos);
+  Rows unexpected = observed;
+  unexpected[RowKey{0, 0, 3}] = RowValue{1.5, 1, std::nullopt};
+  EXPECT_NE(ledger.Check(unexpected, expired).find("unexpected"), std::string::npos);
+  Rows missing_live = observed;
+  missing_live.erase(RowKey{0, 0, 100});
+  EXPECT_NE(ledger.Check(missing_live, expired).find("missing"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gnomon::torture

@@ -70,9 +70,12 @@ void AddRow(std::string_view line, uint32_t table, const WorkloadShape& shape, i
 
 std::string SetupLines(const WorkloadShape& shape, uint32_t database) {
   std::string out;
+  // Before the writers' first row; in the retained database two days later, clear of retention.
+  const int64_t time = database == kRetainedDatabase ? shape.base_time_ns + 2 * kPartitionNs
+                                                     : shape.base_time_ns - shape.step_ns;
   for (uint32_t t = 0; t < kTablesPerDatabase; ++t) {
     out += TableName(database * kTablesPerDatabase + t) + ",host=" + kSetupHost + " v=0.5,n=0i,s=\"setup\" " +
-           std::to_string(shape.base_time_ns - shape.step_ns) + "\n";
+           std::to_string(time) + "\n";
   }
   return out;
 }

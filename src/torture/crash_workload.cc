@@ -15,8 +15,15 @@ std::string SeriesHost(int writer, uint32_t series) {
   return "w" + std::to_string(writer) + "s" + std::to_string(series);
 }
 
+bool MayBeDroppedByRetention(const RowKey& key, int64_t now_ns) {
+  if (DatabaseOf(key.table) != kRetainedDatabase) return false;
+  const int64_t partition_start = FloorDiv(key.time, kPartitionNs) * kPartitionNs;
+  return partition_start + kPartitionNs <= now_ns - kRetentionNs;  // EngineImpl::ApplyRetention's rule
+}
+
 OperationSource::OperationSource(const WorkloadShape& shape, int writer, uint64_t seed)
-    : shape_(shape), writer_(writer), rng_(seed ^ (0x9e3779b97f4a7c15ULL * (writer + 1))) {}
+    : shape_(shape), writer_(writer), rng_(seed ^ (0x9e3779b97f4a7c15ULL * (writer + 1))),
+      cursor_(shape.start_step % shape.times) {}
 
 uint32_t OperationSource::ActiveSeries() const {
   return static_cast<uint32_t>(std::min<uint64_t>(shape_.series_per_writer, 4 + requests_ / 100));

@@ -23,6 +23,10 @@ struct WorkloadShape {
   // Row times are base_time + i * step for i < times: the key space is bounded, so a long run
   // rewrites rows instead of growing without end. 5,000 minutes span four daily partitions.
   int times = 5000;
+  // Where each writer's cursor starts, in steps: past the first day (the retained database's
+  // expiring partition), so that in-order rows land in live partitions and only late rows (those
+  // before the cursor) reach the expiring one.
+  int start_step = 2000;
   int64_t base_time_ns = 0;
   int64_t step_ns = 60'000'000'000;
   int min_rows = 10;
@@ -37,6 +41,15 @@ std::string DatabaseName(uint32_t database);                     // "torture_a",
 std::string TableName(uint32_t table);                           // "m1", "m2" (within its database)
 inline uint32_t DatabaseOf(uint32_t table) { return table / kTablesPerDatabase; }
 std::string SeriesHost(int writer, uint32_t series);             // "w0s3"
+
+// The second database keeps two days: its tables' first partition (the day three days back, where
+// the writers start) expires, and retention drops its segments while the writers go on writing
+// there (the harness also calls /v1/admin/retention).
+inline constexpr uint32_t kRetainedDatabase = 1;
+inline constexpr int64_t kRetentionNs = 2 * 86400LL * 1000000000;
+inline constexpr int64_t kPartitionNs = 86400LL * 1000000000;  // the server's default
+// Whether retention, applied at or before `now_ns`, may have dropped the row at `key`.
+bool MayBeDroppedByRetention(const RowKey& key, int64_t now_ns);
 
 // The operations of one writer, deterministic from its seed. Lives across crash cycles.
 class OperationSource {
@@ -53,7 +66,7 @@ class OperationSource {
   std::mt19937_64 rng_;
   uint64_t requests_ = 0;
   uint32_t ActiveSeries() const;
-  int64_t cursor_ = 0;  // the writer's "now", in steps; wraps at shape_.times
+  int64_t cursor_;  // the writer's "now", in steps; wraps at shape_.times
 };
 
 // The request bodies: line protocol for /write, a DELETE statement for /v1/sql.

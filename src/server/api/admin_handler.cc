@@ -49,4 +49,8 @@ void HandleAdminCompact(ApiContext& ctx, const http::Request&, http::Response* r
   RunMaintenance(ctx, "compact", [](storage::Engine& e) { return e.Compact(); }, response);
 }
 
+void HandleAdminRetention(ApiContext& ctx, const http::Request&, http::Response* response) {
+  RunMaintenance(ctx, "retention", [](storage::Engine& e) { return e.ApplyRetention(); }, response);
+}
+
 }  // namespace gnomon::server::api

@@ -54,6 +54,8 @@ void RegisterApiRoutes(ApiContext* ctx, http::Router* router) {
               guarded(v1, Access::kAdmin, "", HandleAdminFlush));
   router->Add(Method::kPost, "/v1/admin/compact", "admin_compact",
               guarded(v1, Access::kAdmin, "", HandleAdminCompact));
+  router->Add(Method::kPost, "/v1/admin/retention", "admin_retention",
+              guarded(v1, Access::kAdmin, "", HandleAdminRetention));
   router->Add(Method::kGet, "/v1/admin/tokens", "admin_tokens",
               guarded(v1, Access::kAdmin, "", HandleTokenList));
   router->Add(Method::kPost, "/v1/admin/tokens", "admin_tokens",

@@ -31,6 +31,9 @@ void HandleSql(ApiContext& ctx, const http::Request& request, const Caller& call
 void HandleAdminFlush(ApiContext& ctx, const http::Request& request, http::Response* response);
 // POST /v1/admin/compact: a flush, then every partition's segments merged into one.
 void HandleAdminCompact(ApiContext& ctx, const http::Request& request, http::Response* response);
+// POST /v1/admin/retention: every database's retention applied now (expired partitions dropped),
+// as the background loop does once a minute.
+void HandleAdminRetention(ApiContext& ctx, const http::Request& request, http::Response* response);
 // GET /v1/admin/tokens: every token's name, access, databases and creation time (no secrets).
 void HandleTokenList(ApiContext& ctx, const http::Request& request, http::Response* response);
 // POST /v1/admin/tokens?name=&access=read|write|admin[&db=NAME...]: 201 with the new secret.
