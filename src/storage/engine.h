@@ -100,7 +100,15 @@ struct EngineStats {
   uint64_t damaged_segments = 0;  // listed segments that failed to open (Table's DamagedSegment)
   uint64_t stats_cache_bytes = 0;  // decoded slice statistics held in memory
   uint64_t wal_bytes = 0;
+  // Writers held by the memtable budget (a flush still running when the new memtables are full
+  // again): how many waits, and their total time.
+  uint64_t write_stalls = 0;
+  uint64_t write_stall_ns = 0;
+  uint64_t slow_writes = 0;  // writes that took over kSlowWriteNs (each logged with its breakdown)
 };
+
+// A write taking longer than this is logged with where its time went.
+inline constexpr int64_t kSlowWriteNs = 500'000'000;
 
 // Read access to one table's series registry, for the ingest layer to name series by id before
 // a write (TableBatch::AddResolvedSeries): a series that already exists then costs the parse of

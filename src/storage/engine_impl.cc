@@ -197,23 +197,47 @@ Result<WriteOutcome> EngineImpl::Write(const WriteBatch& batch, const WriteOptio
   WriteOutcome outcome;
   if (batch.empty()) return outcome;
   GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(batch.database()));
+  const int64_t start = SteadyNanos();
+  int64_t stalled = 0;
   {
     // Back-pressure: while a flush is running and the new memtables have filled the budget
     // again, writers wait for it instead of growing memory (at most one frozen generation
     // beside a full active one).
     std::unique_lock lock(bg_mu_);
-    backlog_cv_.wait(lock, [&] {
-      return pending_freezes_.empty() || memtable_bytes_.load() < options_.memtable_budget_bytes ||
-             bg_stop_;
-    });
+    auto may_go = [&] {
+      return pending_freezes_.empty() || memtable_bytes_.load() < options_.memtable_budget_bytes || bg_stop_;
+    };
+    if (!may_go()) {
+      backlog_cv_.wait(lock, may_go);
+      stalled = SteadyNanos() - start;
+      write_stalls_.fetch_add(1, std::memory_order_relaxed);
+      write_stall_ns_.fetch_add(static_cast<uint64_t>(stalled), std::memory_order_relaxed);
+    }
   }
-  GNOMON_RETURN_IF_ERROR(ApplyBatch(batch, options, /*log=*/true, &outcome));
+  WriteTimes times;
+  GNOMON_RETURN_IF_ERROR(ApplyBatch(batch, options, /*log=*/true, &outcome, &times));
+  if (const int64_t total = SteadyNanos() - start; total > kSlowWriteNs) {
+    slow_writes_.fetch_add(1, std::memory_order_relaxed);
+    GNOMON_LOG_WARN("slow write to database {} ({} rows): {} ms; waiting for a flush (memtable budget) {} ms, "
+                    "writer gate {} ms, preparing {} ms, WAL {} ms",
+                    batch.database(), batch.RowCount(), total / 1000000, stalled / 1000000, times.gate / 1000000,
+                    times.prepare / 1000000, times.wal / 1000000);
+  }
   return outcome;
 }
 
 Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& options, bool log,
-                              WriteOutcome* outcome) {
+                              WriteOutcome* outcome, WriteTimes* times) {
+  int64_t mark = times != nullptr ? SteadyNanos() : 0;
+  // Adds the time since the last mark to *field (when timing).
+  auto lap = [&](int64_t WriteTimes::*field) {
+    if (times == nullptr) return;
+    const int64_t now = SteadyNanos();
+    times->*field += now - mark;
+    mark = now;
+  };
   WriterSection writer(&gate_);
+  lap(&WriteTimes::gate);
   // tables[i] is null for a replayed table batch whose table instance was dropped since.
   std::vector<std::shared_ptr<Table>> tables;
   std::vector<PreparedTable> prepared(batch.tables().size());
@@ -247,7 +271,9 @@ Status EngineImpl::ApplyBatch(const WriteBatch& batch, const WriteOptions& optio
     record.clear();
     EncodeWriteBatchById(batch, resolved, &record);
     bool sync = options.sync && options_.wal_sync == WalSyncMode::kFsync;
+    lap(&WriteTimes::prepare);
     auto lsn = wal_->Append(record, sync);
+    lap(&WriteTimes::wal);
     if (record.capacity() > kKeepRecordBufferBytes) std::string().swap(record);
     if (!lsn.ok()) return lsn.status();
   }
@@ -500,6 +526,9 @@ EngineStats EngineImpl::Stats() {
   EngineStats stats;
   for (const auto& t : AllTables()) t->Stats(&stats);
   stats.rows_written = rows_written_.load();
+  stats.write_stalls = write_stalls_.load(std::memory_order_relaxed);
+  stats.write_stall_ns = write_stall_ns_.load(std::memory_order_relaxed);
+  stats.slow_writes = slow_writes_.load(std::memory_order_relaxed);
   {
     WriterSection writer(&gate_);  // ReopenWalAfterFailure replaces wal_ under the exclusive gate
     if (wal_) stats.wal_bytes = wal_->TotalBytes();

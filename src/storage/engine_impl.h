@@ -67,8 +67,14 @@ class EngineImpl final : public Engine {
   Result<std::shared_ptr<Table>> GetOrCreateTable(const std::string& database,
                                                   const std::string& table, bool create);
   std::shared_ptr<Table> FindTable(const std::string& database, const std::string& table);
+  // Where a write's time went, for the slow-write log line (nanoseconds).
+  struct WriteTimes {
+    int64_t gate = 0;      // entering the writer gate (a freeze or a WAL reopen holds it)
+    int64_t prepare = 0;   // tables created, series resolved, manifest and registries saved
+    int64_t wal = 0;       // the WAL append, with its fsync
+  };
   Status ApplyBatch(const WriteBatch& batch, const WriteOptions& options, bool log,
-                    WriteOutcome* outcome);
+                    WriteOutcome* outcome, WriteTimes* times = nullptr);
   Status ApplyControl(const ControlRecord& record);
   Status SaveManifestLocked();
   Status SaveManifestNow();
@@ -115,6 +121,9 @@ class EngineImpl final : public Engine {
 
   std::atomic<uint64_t> memtable_bytes_{0};  // estimate since the last freeze
   std::atomic<uint64_t> rows_written_{0};
+  std::atomic<uint64_t> write_stalls_{0};
+  std::atomic<uint64_t> write_stall_ns_{0};
+  std::atomic<uint64_t> slow_writes_{0};
 
   std::mutex bg_mu_;
   std::condition_variable bg_cv_;

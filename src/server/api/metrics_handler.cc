@@ -83,6 +83,12 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
     Metric(&out, "gnomon_engine_segment_bytes", "gauge", "Bytes in live segment files.",
            e.segment_bytes);
     Metric(&out, "gnomon_engine_wal_bytes", "gauge", "Bytes in write-ahead logs.", e.wal_bytes);
+    Metric(&out, "gnomon_engine_write_stalls_total", "counter",
+           "Writes held because a flush was still running when the memtables were full again.", e.write_stalls);
+    Metric(&out, "gnomon_engine_write_stall_milliseconds_total", "counter", "Time writes spent held so.",
+           e.write_stall_ns / 1000000);
+    Metric(&out, "gnomon_engine_slow_writes_total", "counter",
+           "Writes that took over 0.5 s (each logged with where its time went).", e.slow_writes);
     Metric(&out, "gnomon_engine_stats_cache_bytes", "gauge",
            "Decoded hour statistics of segments held in memory.", e.stats_cache_bytes);
   }
