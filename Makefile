@@ -69,7 +69,7 @@ asan: deps
 tsan: deps
 	$(call CMAKE_CONFIGURE,build-tsan,Debug,-DGNOMON_SANITIZE=thread)
 	cmake --build build-tsan -j $(JOBS)
-	cd build-tsan && ctest --output-on-failure -j $(JOBS) -L unit
+	cd build-tsan && ctest --output-on-failure -j $(JOBS) -LE 'extended|fuzz' --timeout 900
 
 # Coverage-guided fuzzing with libFuzzer (clang, ASan + UBSan) in build-fuzz: every fuzz target
 # for FUZZ_SECONDS each over a scratch copy of its seed corpus (scripts/fuzz.sh; FUZZ_TARGETS
