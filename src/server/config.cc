@@ -10,6 +10,9 @@
 namespace gnomon::server {
 namespace {
 
+// More threads than any machine needs; also keeps a config's count inside an int.
+constexpr int64_t kMaxThreads = 4096;
+
 std::string Normalize(std::string_view key) {
   std::string out(key);
   for (char& c : out) {
@@ -167,14 +170,26 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
                                      std::string(expected));
     };
     auto str = [&]() -> std::optional<std::string> { return node.value<std::string>(); };
+    // Integers only: toml++'s float-to-integer conversion casts before it range-checks (undefined
+    // for 4e97, found by config_fuzz), and a size or a count written as 1.5 is a mistake anyway.
+    auto integer = [&]() -> std::optional<int64_t> {
+      if (const auto* v = node.as_integer()) return v->get();
+      return std::nullopt;
+    };
     auto positive_int = [&]() -> std::optional<int64_t> {
-      auto v = node.value<int64_t>();
+      auto v = integer();
       if (!v || *v < 0) return std::nullopt;
       return v;
     };
+    // A thread count: an int, bounded so the cast cannot wrap.
+    auto thread_count = [&]() -> std::optional<int> {
+      auto v = positive_int();
+      if (!v || *v > kMaxThreads) return std::nullopt;
+      return static_cast<int>(*v);
+    };
     // A duration string ("30d"), or the integer 0 for none.
     auto duration = [&](int64_t* out, std::string_view example) -> Status {
-      if (auto v = node.value<int64_t>(); v && *v == 0) {
+      if (auto v = integer(); v && *v == 0) {
         *out = 0;
       } else if (str()) {
         GNOMON_ASSIGN_OR_RETURN(*out, ParseDuration(*str()));
@@ -206,11 +221,11 @@ Status ApplyToml(std::string_view toml_text, std::string_view source_name, Serve
       if (!str()) return fail("\"fsync\" or \"none\"");
       GNOMON_ASSIGN_OR_RETURN(config->wal_sync, ParseWalSync(*str()));
     } else if (key == "threads") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->threads = static_cast<int>(*positive_int());
+      if (!thread_count()) return fail("an integer from 0 to " + std::to_string(kMaxThreads));
+      config->threads = *thread_count();
     } else if (key == "worker-threads") {
-      if (!positive_int()) return fail("a non-negative integer");
-      config->worker_threads = static_cast<int>(*positive_int());
+      if (!thread_count()) return fail("an integer from 0 to " + std::to_string(kMaxThreads));
+      config->worker_threads = *thread_count();
     } else if (key == "log-level") {
       if (!str()) return fail("a string");
       config->log_level = *str();

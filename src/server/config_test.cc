@@ -105,7 +105,15 @@ TEST(ConfigTomlTest, ErrorsNameTheKeyAndSource) {
   Status unknown = ApplyToml("data-dri = \"x\"\n", "my.toml", &c);
   EXPECT_EQ(unknown.message(), "my.toml: unknown key 'data-dri'");
   Status type = ApplyToml("threads = \"two\"\n", "my.toml", &c);
-  EXPECT_EQ(type.message(), "my.toml: key 'threads' must be a non-negative integer");
+  EXPECT_EQ(type.message(), "my.toml: key 'threads' must be an integer from 0 to 4096");
+  EXPECT_EQ(ApplyToml("threads = 100000\n", "my.toml", &c).message(),
+            "my.toml: key 'threads' must be an integer from 0 to 4096");
+  // Floats are refused, however large (toml++ converts 4e97 to an integer undefinedly).
+  EXPECT_EQ(ApplyToml("memtable-budget-mb = 4e97\n", "my.toml", &c).message(),
+            "my.toml: key 'memtable-budget-mb' must be a non-negative integer");
+  EXPECT_EQ(ApplyToml("memtable-budget-mb = 512.0\n", "my.toml", &c).message(),
+            "my.toml: key 'memtable-budget-mb' must be a non-negative integer");
+  EXPECT_FALSE(ApplyToml("retention = 4e97\n", "my.toml", &c).ok());
   Status syntax = ApplyToml("data-dir = \n", "my.toml", &c);
   EXPECT_FALSE(syntax.ok());
   EXPECT_EQ(syntax.message().rfind("my.toml:1:", 0), 0u) << syntax.message();
