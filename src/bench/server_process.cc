@@ -112,14 +112,19 @@ std::optional<int> ServerProcess::PollExit() {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+std::optional<int> ServerProcess::WaitExit(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (std::optional<int> code = PollExit()) return code;
+    if (pid_ <= 0 || std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 Result<int> ServerProcess::Stop(int signal, std::chrono::seconds timeout) {
   if (pid_ <= 0) return Status::InvalidArgument("server not running");
   kill(pid_, signal);
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (std::optional<int> code = PollExit()) return *code;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  if (std::optional<int> code = WaitExit(timeout)) return *code;
   return Status::Timeout("server did not exit after signal " + std::to_string(signal));
 }
 

@@ -38,6 +38,9 @@ class ServerProcess {
   // If the child has exited (by itself or by a signal sent earlier), reaps it and returns its exit
   // code (128 + n when killed by n); nullopt while it runs or when none was started.
   std::optional<int> PollExit();
+  // PollExit until the child exits or `timeout` passes: for a server that may be dying right now
+  // (a dropped connection from a crash in progress), nullopt when it still runs after `timeout`.
+  std::optional<int> WaitExit(std::chrono::milliseconds timeout);
 
   uint16_t port() const { return port_; }
   pid_t pid() const { return pid_; }

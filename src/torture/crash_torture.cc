@@ -215,7 +215,8 @@ Status Torture::RunCycle(int cycle) {
   if (!observed.ok()) {
     // A server that reached its armed fault point before the read-back ended (a flush or a
     // compaction right after start) crashed, which is this cycle's crash: the next start checks.
-    died_at = server.PollExit() ? FaultPointReached(LogSince(server.log_path(), log_offset)) : "";
+    // The connection can drop before the dying process is reaped: give it a few seconds.
+    died_at = server.WaitExit(std::chrono::seconds(5)) ? FaultPointReached(LogSince(server.log_path(), log_offset)) : "";
     if (died_at.empty()) {
       Violation(when + ": reading the rows back failed: " + observed.status().ToString());
     } else {

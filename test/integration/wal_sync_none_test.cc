@@ -33,7 +33,8 @@ TEST(WalSyncNoneTest, CleanShutdownKeepsEverything) {
     writers.Join();
     for (const std::string& e : writers.errors()) ADD_FAILURE() << e;
     ASSERT_EQ(ledger.acked(), 40u);
-    auto code = server.Stop(SIGTERM);
+    // A clean stop flushes every memtable first: minutes under ThreadSanitizer, seconds here.
+    auto code = server.Stop(SIGTERM, std::chrono::seconds(600));
     ASSERT_TRUE(code.ok());
     EXPECT_EQ(*code, 0);
   }
