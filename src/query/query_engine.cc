@@ -9,8 +9,9 @@
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/query/parser/parser.h"
-#include "src/query/planner/planner.h"
-#include "src/query/planner/where_analysis.h"
+#include "src/query/binder/expression_binder.h"
+#include "src/query/optimizer/storage_pushdown.h"
+#include "src/query/query_compiler.h"
 
 namespace gnomon::query {
 namespace {
@@ -83,7 +84,7 @@ class QueryEngineImpl final : public QueryEngine {
                                                        : options_.default_memory_limit_bytes;
     ctx.max_result_rows = options.max_result_rows >= 0 ? static_cast<size_t>(options.max_result_rows)
                                                        : options_.max_result_rows;
-    PlannerOptions popts;
+    CompileOptions popts;
     popts.database = options.database;
     popts.access_check = options.access_check;
     popts.now_ns = options.now_ns != 0 ? options.now_ns : NowNanos();
@@ -93,11 +94,11 @@ class QueryEngineImpl final : public QueryEngine {
   }
 
  private:
-  static Status Allowed(const PlannerOptions& popts, const std::string& database, bool write) {
+  static Status Allowed(const CompileOptions& popts, const std::string& database, bool write) {
     return popts.access_check ? popts.access_check(database, write) : Status::OK();
   }
 
-  Status Run(const Statement& st, const PlannerOptions& popts, ExecutionContext* ctx, ResultSink* sink,
+  Status Run(const Statement& st, const CompileOptions& popts, ExecutionContext* ctx, ResultSink* sink,
              std::chrono::steady_clock::time_point start) {
     switch (st.type) {
       case StatementType::kSelect: {
@@ -108,8 +109,8 @@ class QueryEngineImpl final : public QueryEngine {
             st.As<SelectStatement>().node->from != nullptr) {
           return Status::NotFound("database " + popts.database + " not found");
         }
-        Planner planner(storage_, popts, ctx);
-        GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*st.As<SelectStatement>().node, st));
+        GNOMON_ASSIGN_OR_RETURN(auto compiled, CompileSelect(storage_, popts, ctx, *st.As<SelectStatement>().node, st));
+        OperatorPtr root = std::move(compiled.root);
         if (sink->AcceptsConstantVectors()) AllowConstantTags(root.get());
         SkipUnreadGroupKeys(root.get());
         GNOMON_RETURN_IF_ERROR(sink->Begin(root->schema()));
@@ -140,8 +141,11 @@ class QueryEngineImpl final : public QueryEngine {
         if (!storage_->DatabaseExists(popts.database)) {
           return Status::NotFound("database " + popts.database + " not found");
         }
-        Planner planner(storage_, popts, ctx);
-        GNOMON_ASSIGN_OR_RETURN(auto root, planner.PlanSelect(*ex.statement->As<SelectStatement>().node, *ex.statement));
+        CompileOptions explain = popts;
+        explain.explain = true;
+        GNOMON_ASSIGN_OR_RETURN(auto compiled, CompileSelect(storage_, explain, ctx,
+                                                             *ex.statement->As<SelectStatement>().node, *ex.statement));
+        OperatorPtr root = std::move(compiled.root);
         if (ex.analyze) {
           while (true) {
             GNOMON_RETURN_IF_ERROR(ctx->Check());
@@ -153,13 +157,21 @@ class QueryEngineImpl final : public QueryEngine {
           }
         }
         std::vector<std::vector<std::string>> rows;
-        std::string tree = ExplainTree(*root, ex.analyze);
-        size_t pos = 0;
-        while (pos < tree.size()) {
-          size_t nl = tree.find('\n', pos);
-          rows.push_back({tree.substr(pos, nl - pos)});
-          pos = nl + 1;
-        }
+        auto add_lines = [&](const std::string& text) {
+          size_t pos = 0;
+          while (pos < text.size()) {
+            size_t nl = text.find('\n', pos);
+            rows.push_back({"  " + text.substr(pos, nl - pos)});
+            pos = nl + 1;
+          }
+        };
+        rows.push_back({"Logical plan:"});
+        add_lines(compiled.logical_plan);
+        std::string fired;
+        for (const std::string& r : compiled.rules) fired += (fired.empty() ? "" : ", ") + r;
+        rows.push_back({"Rules applied: " + (fired.empty() ? std::string("none") : fired)});
+        rows.push_back({"Physical plan:"});
+        add_lines(ExplainTree(*root, ex.analyze));
         if (ex.analyze) {
           const QueryStats& s = ctx->stats;
           rows.push_back({"series scanned: " + std::to_string(s.series_scanned) +
@@ -205,7 +217,7 @@ class QueryEngineImpl final : public QueryEngine {
     return Status::Internal("unknown statement");
   }
 
-  Status Show(const ShowStatement& s, const PlannerOptions& popts, ResultSink* sink) {
+  Status Show(const ShowStatement& s, const CompileOptions& popts, ResultSink* sink) {
     std::vector<std::vector<std::string>> rows;
     QueryStats stats;
     switch (s.kind) {
@@ -237,27 +249,55 @@ class QueryEngineImpl final : public QueryEngine {
     return Status::Internal("unknown SHOW");
   }
 
-  Status Delete(const DeleteStatement& d, const PlannerOptions& popts, ExecutionContext* ctx,
+  Status Delete(const DeleteStatement& d, const CompileOptions& popts, ExecutionContext* ctx,
                 ResultSink* sink) {
     const std::string db = d.schema_name.empty() ? popts.database : d.schema_name;
     GNOMON_RETURN_IF_ERROR(Allowed(popts, db, true));
     GNOMON_ASSIGN_OR_RETURN(auto reader, storage_->OpenTable(db, d.table_name));
-    std::vector<std::string> tags;
-    for (const auto& c : reader->Info().columns) {
-      if (c.kind == storage::ColumnInfo::Kind::kTag) tags.push_back(c.name);
-    }
-    GNOMON_ASSIGN_OR_RETURN(auto push, AnalyzeWhere(d.where.get(), *reader, tags, popts.now_ns));
-    if (!push.residual.empty()) {
-      return Status::InvalidArgument(
-          "DELETE supports only time ranges and tag equality / IN predicates; cannot use: " +
-          push.residual[0]->ToString());
-    }
+    GNOMON_ASSIGN_OR_RETURN(auto push, DeletePushdown(d, *reader, popts.now_ns));
     std::optional<std::vector<storage::SeriesId>> series;
     if (push.series) series = *push.series;
     if (!series || !series->empty()) {
       GNOMON_RETURN_IF_ERROR(storage_->DeleteRows(db, d.table_name, series, push.min_time, push.max_time));
     }
     return Emit(sink, {}, Chunk{}, ctx->stats);
+  }
+
+  // What DELETE removes: storage's time range and series set, the whole of its WHERE.
+  static Result<StoragePushdown> DeletePushdown(const DeleteStatement& d, const storage::TableReader& reader,
+                                                int64_t now_ns) {
+    if (d.where == nullptr) return StoragePushdown{};
+    BindContext ctx;
+    ctx.now_ns = now_ns;
+    ctx.qualifiers = {d.table_name};
+    std::vector<ScanColumn> columns;
+    for (const auto& c : reader.Info().columns) {
+      ctx.columns.push_back(ResultColumn{c.name, c.type});
+      columns.push_back(ScanColumn{c.kind == storage::ColumnInfo::Kind::kTime  ? ScanColumn::Kind::kTime
+                                   : c.kind == storage::ColumnInfo::Kind::kTag ? ScanColumn::Kind::kTag
+                                                                                : ScanColumn::Kind::kField,
+                                   c.name, c.type});
+    }
+    std::vector<const ParsedExpression*> conjuncts{d.where.get()};
+    std::vector<Predicate> predicates;
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      const ParsedExpression* e = conjuncts[i];
+      if (e->expression_class == ExpressionClass::kConjunction &&
+          e->As<ConjunctionExpression>().op == ConjunctionOp::kAnd) {
+        for (const auto& c : e->As<ConjunctionExpression>().children) conjuncts.push_back(c.get());
+        continue;
+      }
+      Predicate p;
+      GNOMON_ASSIGN_OR_RETURN(p.expr, Bind(*e, ctx));
+      p.text = e->ToString();
+      predicates.push_back(std::move(p));
+    }
+    StoragePushdown push = ExtractStoragePushdown(&predicates, columns, reader);
+    if (!predicates.empty()) {
+      return Status::InvalidArgument(
+          "DELETE supports only time ranges and tag equality / IN predicates; cannot use: " + predicates[0].text);
+    }
+    return push;
   }
 
   static int64_t Elapsed(std::chrono::steady_clock::time_point start) {

@@ -1,4 +1,4 @@
-#include "src/query/planner/binder.h"
+#include "src/query/binder/expression_binder.h"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "src/base/result.h"
-#include "src/query/planner/bound_expression.h"
+#include "src/query/binder/bound_expression.h"
 #include "src/query/result.h"
 
 namespace gnomon::query {

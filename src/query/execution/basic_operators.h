@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "src/query/execution/operator.h"
-#include "src/query/planner/bound_expression.h"
+#include "src/query/binder/bound_expression.h"
 
 namespace gnomon::query {
 

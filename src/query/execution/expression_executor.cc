@@ -166,23 +166,13 @@ void CompareColumnConst(const std::vector<T>& col, double c, BinaryOp op, std::v
   }
 }
 
-BinaryOp Mirror(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kLess: return BinaryOp::kGreater;
-    case BinaryOp::kLessEqual: return BinaryOp::kGreaterEqual;
-    case BinaryOp::kGreater: return BinaryOp::kLess;
-    case BinaryOp::kGreaterEqual: return BinaryOp::kLessEqual;
-    default: return op;
-  }
-}
-
 bool TryFastCompare(const BoundExpr& e, const Chunk& chunk, Vector* out) {
   const BoundExpr* col = e.children[0].get();
   const BoundExpr* cst = e.children[1].get();
   BinaryOp op = e.op;
   if (col->kind != BoundKind::kColumn) {
     std::swap(col, cst);
-    op = Mirror(op);
+    op = MirrorComparison(op);
   }
   if (col->kind != BoundKind::kColumn || cst->kind != BoundKind::kConstant) return false;
   const Vector& v = chunk.columns[col->column];

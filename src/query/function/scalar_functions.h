@@ -8,7 +8,7 @@
 
 #include "src/base/result.h"
 #include "src/query/execution/value.h"
-#include "src/query/planner/bound_expression.h"
+#include "src/query/binder/bound_expression.h"
 
 namespace gnomon::query {
 

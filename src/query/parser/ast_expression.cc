@@ -126,6 +126,16 @@ int BinaryOpPrecedence(BinaryOp op) {
 
 bool IsComparison(BinaryOp op) { return BinaryOpPrecedence(op) == kPrecComparison; }
 
+BinaryOp MirrorComparison(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLess: return BinaryOp::kGreater;
+    case BinaryOp::kLessEqual: return BinaryOp::kGreaterEqual;
+    case BinaryOp::kGreater: return BinaryOp::kLess;
+    case BinaryOp::kGreaterEqual: return BinaryOp::kLessEqual;
+    default: return op;
+  }
+}
+
 const char* BinaryOpText(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd: return "+";

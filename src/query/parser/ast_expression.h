@@ -205,6 +205,8 @@ enum class BinaryOp : uint8_t {
 // "+", "<=", "NOT LIKE", ...
 const char* BinaryOpText(BinaryOp op);
 bool IsComparison(BinaryOp op);
+// The comparison with its operands swapped (a < b is b > a); other operators unchanged.
+BinaryOp MirrorComparison(BinaryOp op);
 
 class BinaryExpression : public ParsedExpression {
  public:

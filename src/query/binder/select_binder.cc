@@ -1,0 +1,362 @@
+#include "src/query/binder/select_binder.h"
+
+#include "src/query/binder/expression_binder.h"
+
+namespace gnomon::query {
+namespace {
+
+void CollectAggregates(const ParsedExpression& e, std::vector<const FunctionExpression*>* out) {
+  if (e.expression_class == ExpressionClass::kFunction) {
+    const auto& f = e.As<FunctionExpression>();
+    if (IsAggregateName(f.name) && !f.window) {
+      std::string text = f.ToString();
+      for (const FunctionExpression* seen : *out) {
+        if (seen->ToString() == text) return;
+      }
+      out->push_back(&f);
+      return;  // nested aggregates are rejected when binding the arguments
+    }
+  }
+  e.ForEachChild([&](const ParsedExpression& c) { CollectAggregates(c, out); });
+}
+
+bool IsColumnNamed(const ParsedExpression& e, const std::string& name) {
+  return e.expression_class == ExpressionClass::kColumnRef &&
+         e.As<ColumnRefExpression>().column_name() == name;
+}
+
+std::optional<int64_t> Ordinal(const ParsedExpression& e) {
+  if (e.expression_class != ExpressionClass::kConstant) return std::nullopt;
+  const auto& c = e.As<ConstantExpression>();
+  if (c.kind != ConstantKind::kInteger) return std::nullopt;
+  return c.int_value;
+}
+
+void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>* out) {
+  if (e->expression_class == ExpressionClass::kConjunction &&
+      e->As<ConjunctionExpression>().op == ConjunctionOp::kAnd) {
+    for (const auto& c : e->As<ConjunctionExpression>().children) FlattenAnd(c.get(), out);
+    return;
+  }
+  out->push_back(e);
+}
+
+// An aggregate call bound against the aggregate's input.
+Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, const BindContext& input) {
+  AggregateSpec spec;
+  bool desc = false;
+  GNOMON_ASSIGN_OR_RETURN(spec.kind, AggregateKindOf(f.name, f.is_star ? 0 : f.children.size(),
+                                                     !f.order_by.empty(), &desc));
+  if (f.is_star && spec.kind != AggKind::kCountStar) {
+    return Status::InvalidArgument(f.name + "(*) is not valid; only count(*)");
+  }
+  spec.distinct = f.distinct;
+  spec.text = f.ToString();
+  if (!f.children.empty()) {
+    GNOMON_ASSIGN_OR_RETURN(spec.arg, Bind(*f.children[0], input));
+  }
+  if (spec.kind == AggKind::kFirst || spec.kind == AggKind::kLast) {
+    if (!f.order_by.empty()) {
+      GNOMON_ASSIGN_OR_RETURN(spec.key, Bind(*f.order_by[0].expression, input));
+      if (f.order_by[0].descending) spec.kind = spec.kind == AggKind::kFirst ? AggKind::kLast : AggKind::kFirst;
+    } else if (f.children.size() == 2) {
+      GNOMON_ASSIGN_OR_RETURN(spec.key, Bind(*f.children[1], input));
+    } else {
+      int t = FindColumn(input, "time");
+      if (t < 0) return Status::InvalidArgument(f.name + " needs a time column or ORDER BY: " + spec.text);
+      spec.key = MakeColumnRef(t, input.columns[t].type);
+    }
+  } else if (spec.kind == AggKind::kArgMax || spec.kind == AggKind::kArgMin) {
+    GNOMON_ASSIGN_OR_RETURN(spec.key, Bind(*f.children[1], input));
+  }
+  ValueType arg_type = spec.arg ? spec.arg->type : ValueType::kInt64;
+  if ((spec.kind == AggKind::kSum || spec.kind == AggKind::kAvg) && arg_type == ValueType::kString) {
+    return Status::InvalidArgument(f.name + " needs a numeric argument: " + spec.text);
+  }
+  spec.result_type = AggregateResultType(spec.kind, arg_type);
+  return spec;
+}
+
+template <typename T>
+std::unique_ptr<T> Over(LogicalPtr input) {
+  auto node = std::make_unique<T>();
+  node->schema = input->schema;
+  node->children.push_back(std::move(input));
+  return node;
+}
+
+}  // namespace
+
+struct SelectBinder::Query {
+  BindContext source;  // the FROM relation's columns and the names it may be qualified with
+  BindContext output;  // what the select list binds against (the aggregate's output, if any)
+  std::vector<ExprPtr> owned;  // select items made by expanding *
+  std::vector<const ParsedExpression*> items;
+  std::vector<std::string> item_names;
+  std::map<std::string, const ParsedExpression*> aliases;
+  std::vector<const ParsedExpression*> group_keys;
+  std::vector<const FunctionExpression*> agg_calls;
+};
+
+Result<LogicalPtr> SelectBinder::Bind(const SelectNode& node, const Statement& statement) {
+  return BindQuery(node, statement, {});
+}
+
+Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Statement& stmt, CteScope scope) {
+  if (!node.into_table.empty()) return Status::InvalidArgument("SELECT ... INTO is not supported");
+  if (node.fill) return Status::InvalidArgument("fill() is not supported in SQL; use COALESCE");
+  for (const auto& cte : node.ctes) scope[cte.name] = cte.query.get();
+
+  Query q;
+  q.source.now_ns = options_.now_ns;
+  GNOMON_ASSIGN_OR_RETURN(LogicalPtr current, BindFrom(node, stmt, scope, &q));
+  GNOMON_RETURN_IF_ERROR(ExpandSelectList(node, stmt, &q));
+  GNOMON_RETURN_IF_ERROR(ResolveGroupKeys(node, &q));
+  for (const ParsedExpression* e : q.items) CollectAggregates(*e, &q.agg_calls);
+  if (node.having) CollectAggregates(*node.having, &q.agg_calls);
+  for (const OrderByItem& o : node.order_by) CollectAggregates(*o.expression, &q.agg_calls);
+  if (node.where && ContainsAggregate(*node.where)) {
+    return Status::InvalidArgument("aggregate functions are not allowed in WHERE");
+  }
+  if (node.where) {
+    GNOMON_ASSIGN_OR_RETURN(current, BindWhere(*node.where, std::move(current), q));
+  }
+
+  q.output.now_ns = options_.now_ns;
+  q.output.qualifiers = q.source.qualifiers;
+  if (!q.group_keys.empty() || !q.agg_calls.empty() || node.having) {
+    GNOMON_ASSIGN_OR_RETURN(current, BindAggregate(node, std::move(current), &q));
+  } else {
+    q.output.columns = q.source.columns;
+  }
+  return BindOutput(node, std::move(current), &q);
+}
+
+Result<LogicalPtr> SelectBinder::BindFrom(const SelectNode& node, const Statement& stmt, const CteScope& scope,
+                                          Query* q) {
+  LogicalPtr source;
+  if (!node.from) {
+    auto values = std::make_unique<LogicalValues>();
+    values->chunk.rows = 1;
+    values->description = "Single row";
+    source = std::move(values);
+  } else if (node.from->type == TableRefType::kBaseTable) {
+    const auto& t = node.from->As<BaseTableRef>();
+    auto cte = scope.find(t.table_name);
+    if (cte != scope.end() && t.schema_name.empty()) {
+      CteScope inner = scope;
+      inner.erase(t.table_name);  // a CTE does not see itself
+      GNOMON_ASSIGN_OR_RETURN(source, BindQuery(*cte->second, stmt, inner));
+    } else {
+      GNOMON_ASSIGN_OR_RETURN(source, BindBaseTable(t.schema_name.empty() ? options_.database : t.schema_name,
+                                                    t.table_name));
+    }
+    q->source.qualifiers = {t.table_name};
+    if (!node.from->alias.empty()) q->source.qualifiers.push_back(node.from->alias);
+  } else if (node.from->type == TableRefType::kSubquery) {
+    const auto& sq = node.from->As<SubqueryRef>();
+    GNOMON_ASSIGN_OR_RETURN(source, BindQuery(*sq.subquery, stmt, scope));
+    q->source.qualifiers = {sq.alias};
+  } else {
+    return Status::InvalidArgument("joins are not supported: " + node.from->ToString());
+  }
+  q->source.columns = source->schema;
+  return source;
+}
+
+Result<LogicalPtr> SelectBinder::BindBaseTable(const std::string& database, const std::string& table) {
+  if (options_.access_check) GNOMON_RETURN_IF_ERROR(options_.access_check(database, false));
+  GNOMON_ASSIGN_OR_RETURN(auto reader, engine_->OpenTable(database, table));
+  auto get = std::make_unique<LogicalGet>();
+  get->reader = std::shared_ptr<storage::TableReader>(std::move(reader));
+  get->table = table;
+  for (const storage::ColumnInfo& c : get->reader->Info().columns) {
+    ScanColumn sc;
+    sc.kind = c.kind == storage::ColumnInfo::Kind::kTime  ? ScanColumn::Kind::kTime
+              : c.kind == storage::ColumnInfo::Kind::kTag ? ScanColumn::Kind::kTag
+                                                           : ScanColumn::Kind::kField;
+    sc.name = c.name;
+    sc.type = c.type;
+    get->columns.push_back(sc);
+    get->schema.push_back(ResultColumn{c.name, c.type});
+  }
+  return LogicalPtr(std::move(get));
+}
+
+Status SelectBinder::ExpandSelectList(const SelectNode& node, const Statement& stmt, Query* q) {
+  for (const auto& e : node.select_list) {
+    if (e->expression_class == ExpressionClass::kStar) {
+      if (q->source.columns.empty() && !node.from) return Status::InvalidArgument("SELECT * needs a FROM clause");
+      for (const ResultColumn& c : q->source.columns) {
+        q->owned.push_back(std::make_unique<ColumnRefExpression>(std::vector<std::string>{c.name}));
+        q->items.push_back(q->owned.back().get());
+        q->item_names.push_back(c.name);
+      }
+      continue;
+    }
+    q->items.push_back(e.get());
+    q->item_names.push_back(SelectItemName(*e, stmt));
+  }
+  for (const auto& e : node.select_list) {
+    if (!e->alias.empty()) q->aliases[e->alias] = e.get();
+  }
+  return Status::OK();
+}
+
+// Ordinals and select-list aliases in GROUP BY resolve to select items.
+Status SelectBinder::ResolveGroupKeys(const SelectNode& node, Query* q) {
+  for (const auto& g : node.group_by) {
+    if (auto n = Ordinal(*g)) {
+      if (*n < 1 || *n > static_cast<int64_t>(q->items.size())) {
+        return Status::InvalidArgument("GROUP BY position " + std::to_string(*n) + " is not in the select list");
+      }
+      q->group_keys.push_back(q->items[*n - 1]);
+      continue;
+    }
+    if (g->expression_class == ExpressionClass::kColumnRef && g->As<ColumnRefExpression>().names.size() == 1 &&
+        FindColumn(q->source, g->As<ColumnRefExpression>().column_name()) < 0) {
+      auto a = q->aliases.find(g->As<ColumnRefExpression>().column_name());
+      if (a != q->aliases.end()) {
+        q->group_keys.push_back(a->second);
+        continue;
+      }
+    }
+    q->group_keys.push_back(g.get());
+  }
+  return Status::OK();
+}
+
+Result<LogicalPtr> SelectBinder::BindWhere(const ParsedExpression& where, LogicalPtr input, const Query& q) {
+  auto filter = Over<LogicalFilter>(std::move(input));
+  std::vector<const ParsedExpression*> conjuncts;
+  FlattenAnd(&where, &conjuncts);
+  for (const ParsedExpression* c : conjuncts) {
+    Predicate p;
+    GNOMON_ASSIGN_OR_RETURN(p.expr, query::Bind(*c, q.source));
+    p.text = c->ToString();
+    filter->predicates.push_back(std::move(p));
+  }
+  return LogicalPtr(std::move(filter));
+}
+
+Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPtr input, Query* q) {
+  auto agg = std::make_unique<LogicalAggregate>();
+  for (const FunctionExpression* f : q->agg_calls) {
+    GNOMON_ASSIGN_OR_RETURN(auto spec, BindAggregateCall(*f, q->source));
+    agg->aggregates.push_back(std::move(spec));
+  }
+  std::vector<ValueType> key_types;
+  for (const ParsedExpression* g : q->group_keys) {
+    if (ContainsAggregate(*g)) return Status::InvalidArgument("aggregate functions are not allowed in GROUP BY");
+    GNOMON_ASSIGN_OR_RETURN(auto k, query::Bind(*g, q->source));
+    key_types.push_back(k->type);
+    agg->keys.push_back(std::move(k));
+    agg->key_names.push_back(g->ToString());
+  }
+  agg->schema = AggregateSchema(agg->key_names, key_types, agg->aggregates);
+  agg->children.push_back(std::move(input));
+  LogicalPtr current = std::move(agg);
+
+  // After aggregation, group keys and aggregate calls are columns, found by their text.
+  q->output.columns = current->schema;
+  for (size_t i = 0; i < q->group_keys.size(); ++i) q->output.computed[q->group_keys[i]->ToString()] = static_cast<int>(i);
+  for (size_t i = 0; i < q->agg_calls.size(); ++i) {
+    q->output.computed[q->agg_calls[i]->ToString()] = static_cast<int>(q->group_keys.size() + i);
+  }
+  if (node.having) {
+    auto filter = Over<LogicalFilter>(std::move(current));
+    Predicate p;
+    GNOMON_ASSIGN_OR_RETURN(p.expr, query::Bind(*node.having, q->output));
+    p.text = node.having->ToString();
+    filter->predicates.push_back(std::move(p));
+    current = std::move(filter);
+  }
+  return current;
+}
+
+// The select list as a projection, with hidden columns after the visible ones for ORDER BY and
+// DISTINCT ON keys that are not in it; then Sort, Distinct, Limit, and a projection dropping the
+// hidden columns.
+Result<LogicalPtr> SelectBinder::BindOutput(const SelectNode& node, LogicalPtr input, Query* q) {
+  auto project = std::make_unique<LogicalProject>();
+  for (size_t i = 0; i < q->items.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(auto b, query::Bind(*q->items[i], q->output));
+    project->schema.push_back(ResultColumn{q->item_names[i], b->type});
+    project->exprs.push_back(std::move(b));
+  }
+  const size_t visible = project->exprs.size();
+  auto output_index = [&](const ParsedExpression& e) -> Result<int> {
+    if (auto n = Ordinal(e)) {
+      if (*n < 1 || *n > static_cast<int64_t>(visible)) {
+        return Status::InvalidArgument("ORDER BY position " + std::to_string(*n) + " is not in the select list");
+      }
+      return static_cast<int>(*n - 1);
+    }
+    if (e.expression_class == ExpressionClass::kColumnRef && e.As<ColumnRefExpression>().names.size() == 1) {
+      const std::string& n = e.As<ColumnRefExpression>().column_name();
+      for (size_t i = 0; i < visible; ++i) {
+        if (q->item_names[i] == n && (!q->items[i]->alias.empty() || IsColumnNamed(*q->items[i], n))) {
+          return static_cast<int>(i);
+        }
+      }
+    }
+    std::string text = e.ToString();
+    for (size_t i = 0; i < visible; ++i) {
+      if (q->items[i]->ToString() == text) return static_cast<int>(i);
+    }
+    BindContext ctx = q->output;
+    ctx.aliases = &q->aliases;
+    GNOMON_ASSIGN_OR_RETURN(auto b, query::Bind(e, ctx));
+    project->schema.push_back(ResultColumn{text, b->type});
+    project->exprs.push_back(std::move(b));
+    return static_cast<int>(project->exprs.size() - 1);
+  };
+  auto sort = std::make_unique<LogicalSort>();
+  for (const OrderByItem& o : node.order_by) {
+    GNOMON_ASSIGN_OR_RETURN(int idx, output_index(*o.expression));
+    SortKey k;
+    k.column = idx;
+    k.descending = o.descending;
+    // PostgreSQL: NULLs are larger than any value (last ascending, first descending).
+    k.nulls_first = o.nulls == NullsOrder::kDefault ? o.descending : o.nulls == NullsOrder::kFirst;
+    sort->keys.push_back(k);
+    sort->text += (sort->text.empty() ? "" : ", ") + o.ToString();
+  }
+  auto distinct = std::make_unique<LogicalDistinct>();
+  for (const auto& d : node.distinct_on) {
+    GNOMON_ASSIGN_OR_RETURN(int idx, output_index(*d));
+    distinct->key_columns.push_back(idx);
+  }
+  if (node.distinct && node.distinct_on.empty()) {
+    for (size_t i = 0; i < visible; ++i) distinct->key_columns.push_back(static_cast<int>(i));
+  }
+  distinct->on = !node.distinct_on.empty();
+
+  project->children.push_back(std::move(input));
+  LogicalPtr current = std::move(project);
+  if (!sort->keys.empty()) {
+    sort->schema = current->schema;
+    sort->children.push_back(std::move(current));
+    current = std::move(sort);
+  }
+  if (node.distinct || !node.distinct_on.empty()) {
+    distinct->schema = current->schema;
+    distinct->children.push_back(std::move(current));
+    current = std::move(distinct);
+  }
+  if (node.limit || node.offset) {
+    auto limit = Over<LogicalLimit>(std::move(current));
+    limit->limit = node.limit.value_or(-1);
+    limit->offset = node.offset.value_or(0);
+    current = std::move(limit);
+  }
+  if (current->schema.size() > visible) {
+    auto trim = Over<LogicalProject>(std::move(current));
+    trim->schema.resize(visible);
+    for (size_t i = 0; i < visible; ++i) trim->exprs.push_back(MakeColumnRef(static_cast<int>(i), trim->schema[i].type));
+    current = std::move(trim);
+  }
+  return current;
+}
+
+}  // namespace gnomon::query

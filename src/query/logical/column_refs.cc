@@ -1,0 +1,50 @@
+#include "src/query/logical/column_refs.h"
+
+#include "src/base/check.h"
+
+namespace gnomon::query {
+
+void MarkColumnRefs(const BoundExpr& e, std::vector<bool>* used) {
+  if (e.kind == BoundKind::kColumn) {
+    if (used->size() <= static_cast<size_t>(e.column)) used->resize(e.column + 1, false);
+    (*used)[e.column] = true;
+  }
+  for (const BoundExprPtr& c : e.children) MarkColumnRefs(*c, used);
+}
+
+void MarkColumnRefs(const AggregateSpec& spec, std::vector<bool>* used) {
+  if (spec.arg) MarkColumnRefs(*spec.arg, used);
+  if (spec.key) MarkColumnRefs(*spec.key, used);
+}
+
+void RemapColumnRefs(BoundExpr* e, const std::vector<int>& mapping) {
+  if (e->kind == BoundKind::kColumn) {
+    GNOMON_CHECK(static_cast<size_t>(e->column) < mapping.size() && mapping[e->column] >= 0);
+    e->column = mapping[e->column];
+  }
+  for (BoundExprPtr& c : e->children) RemapColumnRefs(c.get(), mapping);
+}
+
+void RemapColumnRefs(AggregateSpec* spec, const std::vector<int>& mapping) {
+  if (spec->arg) RemapColumnRefs(spec->arg.get(), mapping);
+  if (spec->key) RemapColumnRefs(spec->key.get(), mapping);
+}
+
+bool ReadsNoColumn(const BoundExpr& e) {
+  if (e.kind == BoundKind::kColumn) return false;
+  for (const BoundExprPtr& c : e.children) {
+    if (!ReadsNoColumn(*c)) return false;
+  }
+  return true;
+}
+
+std::vector<int> KeptColumnMapping(const std::vector<bool>& keep) {
+  std::vector<int> mapping(keep.size(), -1);
+  int next = 0;
+  for (size_t i = 0; i < keep.size(); ++i) {
+    if (keep[i]) mapping[i] = next++;
+  }
+  return mapping;
+}
+
+}  // namespace gnomon::query

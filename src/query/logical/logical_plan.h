@@ -1,0 +1,207 @@
+// Logical plan: the relational operators a query compiles into. The binder builds a tree of
+// these from a parsed query (binder/select_binder.h), the optimizer's rules rewrite it
+// (optimizer/), and the physical planner turns it into execution operators (physical/).
+// Every node's expressions are bound against its child's output columns, by position.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/query/binder/bound_expression.h"
+#include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/basic_operators.h"
+#include "src/query/execution/bucket_aggregate_operator.h"
+#include "src/query/execution/last_value_aggregate_operator.h"
+#include "src/query/execution/scan_operator.h"
+#include "src/query/result.h"
+#include "src/storage/engine.h"
+
+namespace gnomon::query {
+
+enum class LogicalKind : uint8_t {
+  kGet,       // rows of a base table
+  kValues,    // a constant relation (one empty row for SELECT without FROM)
+  kFilter,
+  kProject,
+  kAggregate,
+  kSort,
+  kDistinct,
+  kLimit,
+  // Chosen by optimizer rules where storage answers an aggregate over a base table itself.
+  kBucketAggregate,  // time buckets and tags from running statistics (optimizer/bucket_aggregate.cc)
+  kLastValues,       // last values per tag group from the last-value cache
+};
+
+// A predicate with the query text it came from (for EXPLAIN and errors).
+struct Predicate {
+  BoundExprPtr expr;
+  std::string text;
+};
+
+struct LogicalNode;
+using LogicalPtr = std::unique_ptr<LogicalNode>;
+
+struct LogicalNode {
+  explicit LogicalNode(LogicalKind k) : kind(k) {}
+  virtual ~LogicalNode() = default;
+  LogicalNode(const LogicalNode&) = delete;
+  LogicalNode& operator=(const LogicalNode&) = delete;
+
+  // One line for EXPLAIN ("Filter: usage_user > 90").
+  virtual std::string Describe() const = 0;
+
+  template <typename T>
+  T& As() {
+    GNOMON_CHECK(kind == T::kKind);
+    return static_cast<T&>(*this);
+  }
+  template <typename T>
+  const T& As() const {
+    GNOMON_CHECK(kind == T::kKind);
+    return static_cast<const T&>(*this);
+  }
+
+  const LogicalKind kind;
+  std::vector<ResultColumn> schema;  // output columns
+  std::vector<LogicalPtr> children;
+};
+
+// What the storage pushdown rule found a base table's predicates allow storage to do itself.
+struct StoragePushdown {
+  int64_t min_time = std::numeric_limits<int64_t>::min();
+  int64_t max_time = std::numeric_limits<int64_t>::max();
+  bool has_time_bound = false;
+  // Ascending series ids allowed by tag predicates; nullopt = every series.
+  std::optional<std::vector<storage::SeriesId>> series;
+  std::string note;  // what was pushed, for EXPLAIN
+};
+
+struct LogicalGet final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kGet;
+  LogicalGet() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+  // Every series the pushdown allows, in id order.
+  std::vector<storage::SeriesId> Series() const;
+
+  std::shared_ptr<storage::TableReader> reader;
+  std::string table;
+  std::vector<ScanColumn> columns;  // the output, in order
+  std::vector<Predicate> filters;   // conjuncts over `columns` still to evaluate on rows
+  StoragePushdown pushdown;
+  bool pushdown_done = false;
+  // newest_first_scan: each series newest first, stopping after per_series_limit rows.
+  size_t per_series_limit = 0;
+  bool newest_first = false;
+  // last_point_from_cache: the newest row of each series, from the last-value cache.
+  bool last_point = false;
+};
+
+struct LogicalValues final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kValues;
+  LogicalValues() : LogicalNode(kKind) {}
+  std::string Describe() const override { return description; }
+
+  Chunk chunk;
+  std::string description;
+};
+
+struct LogicalFilter final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kFilter;
+  LogicalFilter() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::vector<Predicate> predicates;  // all must hold
+};
+
+struct LogicalProject final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kProject;
+  LogicalProject() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+  // True when every expression is a plain column reference.
+  bool OnlyColumnRefs() const;
+
+  std::vector<BoundExprPtr> exprs;  // schema[i] names exprs[i]
+};
+
+struct LogicalAggregate final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kAggregate;
+  LogicalAggregate() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  // Output: the keys, then the aggregates.
+  std::vector<BoundExprPtr> keys;
+  std::vector<std::string> key_names;
+  std::vector<AggregateSpec> aggregates;
+};
+
+struct LogicalSort final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kSort;
+  LogicalSort() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::vector<SortKey> keys;
+  int64_t top_n = -1;  // top_n rule: only the first n rows are wanted
+  std::string text;
+};
+
+struct LogicalDistinct final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kDistinct;
+  LogicalDistinct() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::vector<int> key_columns;
+  bool on = false;  // DISTINCT ON: the first row of each key (input is sorted)
+};
+
+struct LogicalLimit final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kLimit;
+  LogicalLimit() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  int64_t limit = -1;  // < 0: none
+  int64_t offset = 0;
+};
+
+struct LogicalBucketAggregate final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kBucketAggregate;
+  LogicalBucketAggregate() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::shared_ptr<storage::TableReader> reader;
+  std::string table;
+  std::vector<storage::SeriesId> series;
+  int64_t min_time = std::numeric_limits<int64_t>::min();
+  int64_t max_time = std::numeric_limits<int64_t>::max();
+  std::vector<BucketGroupKey> keys;
+  std::vector<BucketAggregate> aggregates;
+  size_t newest_buckets = 0;  // newest_buckets rule: only the newest n buckets are wanted
+  std::string note;
+};
+
+struct LogicalLastValues final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kLastValues;
+  LogicalLastValues() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::shared_ptr<storage::TableReader> reader;
+  std::string table;
+  std::vector<storage::SeriesId> series;
+  std::vector<std::string> key_tags;
+  std::vector<std::string> key_names;
+  std::vector<LastValueAggregate> aggregates;
+};
+
+// The output columns of an aggregate with these keys and aggregates (what every aggregate
+// operator emits).
+std::vector<ResultColumn> AggregateSchema(const std::vector<std::string>& key_names,
+                                          const std::vector<ValueType>& key_types,
+                                          const std::vector<AggregateSpec>& aggregates);
+
+// The tree, one node per line, children indented two spaces.
+std::string ExplainLogical(const LogicalNode& root);
+
+}  // namespace gnomon::query

@@ -1,0 +1,34 @@
+#include "src/query/optimizer/optimizer.h"
+
+#include "src/query/optimizer/rules.h"
+
+namespace gnomon::query {
+
+// Filters first, so that predicates written above a CTE or a subquery reach the table; then
+// projections merge, so that aggregates and sorts see the table's columns directly; then storage
+// takes what it can of the filters, and unread columns go before the fast paths look at what a
+// Get reads. The fast paths replace Get-based shapes; top_n last, where no fast path took the
+// sort's limit.
+const std::vector<OptimizerRule>& OptimizerRules() {
+  static const std::vector<OptimizerRule> kRules = {
+      {"filter_pushdown", rules::FilterPushdown},
+      {"merge_projections", rules::MergeProjections},
+      {"storage_pushdown", rules::StoragePushdown},
+      {"prune_columns", rules::PruneColumns},
+      {"last_value_cache", rules::LastValueCache},
+      {"bucket_aggregate", rules::BucketAggregate},
+      {"last_point_from_cache", rules::LastPointFromCache},
+      {"newest_first_scan", rules::NewestFirstScan},
+      {"newest_buckets", rules::NewestBuckets},
+      {"top_n", rules::TopN},
+  };
+  return kRules;
+}
+
+void Optimize(LogicalPtr* root, std::vector<std::string>* fired) {
+  for (const OptimizerRule& rule : OptimizerRules()) {
+    if (rule.apply(root) && fired != nullptr) fired->push_back(rule.name);
+  }
+}
+
+}  // namespace gnomon::query

@@ -1,0 +1,205 @@
+// The optimizer's rules: each fires on its shape however the query is written (directly, through
+// a CTE, a subquery or SELECT *), leaves alone what it must not touch, and every rewritten plan
+// answers exactly what the unoptimized shapes answer.
+#include "src/query/optimizer/optimizer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "src/query/binder/select_binder.h"
+#include "src/query/parser/parser.h"
+#include "src/query/query_engine.h"
+#include "src/query/query_test_util.h"
+#include "src/storage/storage_test_util.h"
+
+namespace gnomon::query {
+namespace {
+
+using storage::testing::AddRow;
+using storage::testing::TempDir;
+using storage::testing::TestRow;
+using Rows = std::vector<std::vector<std::string>>;
+
+constexpr int64_t kT0 = 1686441600000000000LL;  // 2023-06-11T00:00:00Z
+constexpr int64_t kSec = 1000000000LL;
+
+struct Optimized {
+  std::string plan;                // the logical plan after the rules
+  std::vector<std::string> rules;  // those that fired
+  bool Fired(const std::string& rule) const { return std::find(rules.begin(), rules.end(), rule) != rules.end(); }
+};
+
+class OptimizerTest : public ::testing::Test {
+ protected:
+  // Six hosts in two regions, a row every 10 s for ten minutes, u = host index * 100 + minute.
+  void SetUp() override {
+    engine_ = storage::testing::OpenTestEngine(dir_.path());
+    ASSERT_NE(engine_, nullptr);
+    query_ = QueryEngine::Create(engine_.get(), {});
+    storage::WriteBatch batch("db");
+    for (int h = 0; h < 6; ++h) {
+      storage::TagSet tags = {{"hostname", "host_" + std::to_string(h)}, {"region", h % 2 ? "us" : "eu"}};
+      for (int i = 0; i < 60; ++i) {
+        TestRow row{tags, kT0 + i * 10 * kSec, {{"u", h * 100 + i / 6}}, {{"f", h + i * 0.5}}, {}};
+        AddRow(&batch, "cpu", row);
+      }
+    }
+    ASSERT_TRUE(engine_->Write(batch, {}).ok());
+  }
+
+  Optimized Optimize(const std::string& sql) {
+    auto parsed = ParseSql(sql);
+    EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+    if (!parsed.ok()) return {};
+    SelectBinderOptions options;
+    options.database = "db";
+    options.now_ns = kT0;
+    SelectBinder binder(engine_.get(), options);
+    auto plan = binder.Bind(*(*parsed)->As<SelectStatement>().node, **parsed);
+    EXPECT_TRUE(plan.ok()) << sql << "\n" << plan.status().ToString();
+    if (!plan.ok()) return {};
+    Optimized out;
+    query::Optimize(&*plan, &out.rules);
+    out.plan = ExplainLogical(**plan);
+    return out;
+  }
+
+  Rows Query(const std::string& sql) {
+    testing::TextSink sink;
+    QueryOptions opts;
+    opts.database = "db";
+    Status s = query_->Execute(sql, opts, &sink);
+    EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+    return sink.rows;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<storage::Engine> engine_;
+  std::unique_ptr<QueryEngine> query_;
+};
+
+TEST_F(OptimizerTest, FiltersReachTheTableThroughCtesSubqueriesAndSorts) {
+  const std::string direct = "SELECT time, u FROM cpu WHERE hostname = 'host_2' AND time >= '2023-06-11T00:09:00Z' ORDER BY time";
+  const std::vector<std::string> forms = {
+      direct,
+      "WITH t AS (SELECT * FROM cpu) SELECT time, u FROM t WHERE hostname = 'host_2' AND time >= '2023-06-11T00:09:00Z' ORDER BY time",
+      "SELECT time, u FROM (SELECT time, hostname, u FROM cpu) AS s WHERE s.hostname = 'host_2' AND time >= '2023-06-11T00:09:00Z' ORDER BY time",
+      "SELECT time, u FROM (SELECT * FROM (SELECT * FROM cpu WHERE time >= '2023-06-11T00:09:00Z') a) b WHERE hostname = 'host_2' ORDER BY time",
+  };
+  const Rows expected = Query(direct);
+  ASSERT_EQ(expected.size(), 6u);
+  EXPECT_EQ(expected[0][1], "209");
+  for (const std::string& sql : forms) {
+    Optimized o = Optimize(sql);
+    EXPECT_TRUE(o.Fired("storage_pushdown")) << sql;
+    EXPECT_NE(o.plan.find("pushed down: time in [2023-06-11T00:09:00Z, +inf], hostname in 1 values"), std::string::npos)
+        << sql << "\n" << o.plan;
+    EXPECT_EQ(o.plan.find("Filter"), std::string::npos) << o.plan;
+    EXPECT_EQ(Query(sql), expected) << sql;
+  }
+}
+
+TEST_F(OptimizerTest, AFilterStaysAboveALimit) {
+  // The newest 3 rows (hosts 5, 4, 3 at the last timestamp), then those with u > 400: filtering
+  // first would answer host_5 and host_4 at an earlier timestamp too.
+  const std::string sql =
+      "SELECT hostname, u FROM (SELECT time, hostname, u FROM cpu ORDER BY time DESC, hostname DESC LIMIT 3) s "
+      "WHERE u > 400 ORDER BY hostname";
+  Optimized o = Optimize(sql);
+  EXPECT_NE(o.plan.find("Filter: u > 400"), std::string::npos) << o.plan;
+  EXPECT_EQ(Query(sql), (Rows{{"host_4", "409"}, {"host_5", "509"}}));
+}
+
+TEST_F(OptimizerTest, ColumnsNothingReadsAreNotScanned) {
+  Optimized o = Optimize("WITH t AS (SELECT * FROM cpu) SELECT max(f) FROM t WHERE u > 100");
+  EXPECT_TRUE(o.Fired("prune_columns"));
+  EXPECT_NE(o.plan.find("Get cpu [u, f], filter: u > 100"), std::string::npos) << o.plan;
+  EXPECT_EQ(Query("WITH t AS (SELECT * FROM cpu) SELECT max(f) FROM t WHERE u > 100"), (Rows{{"34.5"}}));
+}
+
+TEST_F(OptimizerTest, BucketAggregateFiresForEveryFormOfTheQuery) {
+  const std::vector<std::string> forms = {
+      "SELECT time_bucket('1 minute', time) AS m, region, max(u), count(*) FROM cpu GROUP BY m, region ORDER BY m, region",
+      "WITH t AS (SELECT * FROM cpu) SELECT time_bucket('1 minute', time) AS m, region, max(u), count(*) FROM t "
+      "GROUP BY m, region ORDER BY m, region",
+      "SELECT time_bucket('1 minute', time) AS m, region, max(u), count(*) FROM (SELECT time, region, u FROM cpu) x "
+      "GROUP BY 1, 2 ORDER BY 1, 2",
+  };
+  // The same aggregate over a computed column defeats the rule: the general hash aggregate.
+  const std::string general =
+      "SELECT time_bucket('1 minute', time) AS m, region, max(u + 0), count(*) FROM cpu GROUP BY m, region ORDER BY m, region";
+  EXPECT_FALSE(Optimize(general).Fired("bucket_aggregate"));
+  const Rows expected = Query(general);
+  ASSERT_EQ(expected.size(), 20u);
+  for (const std::string& sql : forms) {
+    Optimized o = Optimize(sql);
+    EXPECT_TRUE(o.Fired("bucket_aggregate")) << sql << "\n" << o.plan;
+    EXPECT_EQ(Query(sql), expected) << sql;
+  }
+}
+
+TEST_F(OptimizerTest, NewestBucketsAndTopNTakeTheLimit) {
+  const std::string sql =
+      "SELECT time_bucket('1 minute', time) AS m, max(u) FROM cpu WHERE hostname = 'host_1' GROUP BY m ORDER BY m DESC LIMIT 2";
+  Optimized o = Optimize(sql);
+  EXPECT_TRUE(o.Fired("newest_buckets"));
+  EXPECT_NE(o.plan.find("newest 2 buckets"), std::string::npos) << o.plan;
+  EXPECT_NE(o.plan.find("TopN 2"), std::string::npos) << o.plan;
+  EXPECT_EQ(Query(sql), (Rows{{"2023-06-11T00:09:00Z", "109"}, {"2023-06-11T00:08:00Z", "108"}}));
+}
+
+TEST_F(OptimizerTest, NewestFirstScanThroughASubqueryButNotPastAFilter) {
+  const std::string direct = "SELECT time, hostname FROM cpu ORDER BY time DESC, hostname LIMIT 2";
+  const std::string nested = "SELECT * FROM (SELECT time, hostname FROM cpu) s ORDER BY time DESC, hostname LIMIT 2";
+  for (const std::string& sql : {direct, nested}) {
+    Optimized o = Optimize(sql);
+    EXPECT_TRUE(o.Fired("newest_first_scan")) << sql;
+    EXPECT_NE(o.plan.find("newest 2 rows per series"), std::string::npos) << o.plan;
+    EXPECT_EQ(Query(sql), (Rows{{"2023-06-11T00:09:50Z", "host_0"}, {"2023-06-11T00:09:50Z", "host_1"}}));
+  }
+  // A row filter makes the newest rows of a series possibly not the ones that pass.
+  Optimized filtered = Optimize("SELECT time, u FROM cpu WHERE u < 5 ORDER BY time DESC LIMIT 1");
+  EXPECT_FALSE(filtered.Fired("newest_first_scan"));
+  EXPECT_EQ(Query("SELECT time, u FROM cpu WHERE u < 5 ORDER BY time DESC LIMIT 1"),
+            (Rows{{"2023-06-11T00:04:50Z", "4"}}));
+}
+
+TEST_F(OptimizerTest, LastPointAndLastValuesFromTheCache) {
+  const std::string last_point = "SELECT DISTINCT ON (hostname) hostname, time, u FROM cpu ORDER BY hostname, time DESC";
+  const std::string nested =
+      "SELECT DISTINCT ON (hostname) hostname, time, u FROM (SELECT * FROM cpu) c ORDER BY hostname, time DESC";
+  const Rows expected = Query(last_point + " LIMIT 1");
+  EXPECT_EQ(expected, (Rows{{"host_0", "2023-06-11T00:09:50Z", "9"}}));
+  for (const std::string& sql : {last_point, nested}) {
+    Optimized o = Optimize(sql);
+    EXPECT_TRUE(o.Fired("last_point_from_cache")) << sql << "\n" << o.plan;
+    EXPECT_EQ(Query(sql).size(), 6u);
+  }
+  // With a time bound the cache cannot answer: the scan does.
+  EXPECT_FALSE(Optimize("SELECT DISTINCT ON (hostname) hostname, time, u FROM cpu "
+                        "WHERE time < '2023-06-11T00:05:00Z' ORDER BY hostname, time DESC")
+                   .Fired("last_point_from_cache"));
+
+  // Every host's newest u is host * 100 + 9 (all hosts share timestamps, so group by host: a
+  // region's last() would be a tie).
+  const std::string last_values = "SELECT hostname, last(u) FROM cpu GROUP BY hostname ORDER BY hostname";
+  Optimized lv = Optimize(last_values);
+  EXPECT_TRUE(lv.Fired("last_value_cache")) << lv.plan;
+  Rows expected_last;
+  for (int h = 0; h < 6; ++h) expected_last.push_back({"host_" + std::to_string(h), std::to_string(h * 100 + 9)});
+  EXPECT_EQ(Query(last_values), expected_last);
+}
+
+TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
+  std::vector<std::string> names;
+  for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);
+  ASSERT_GE(names.size(), 10u);
+  EXPECT_EQ(names.front(), "filter_pushdown");
+  EXPECT_EQ(names.back(), "top_n");
+  // Without a FROM there is nothing for any rule to do.
+  EXPECT_TRUE(Optimize("SELECT 1 + 1").rules.empty());
+}
+
+}  // namespace
+}  // namespace gnomon::query

@@ -1,0 +1,28 @@
+// Plan shapes several rules look for, matched in one place.
+#pragma once
+
+#include "src/query/logical/logical_plan.h"
+
+namespace gnomon::query::rules {
+
+// LIMIT (with a row count) over ORDER BY over a projection: the shape of "the newest n".
+struct LimitOverSortedProject {
+  LogicalLimit* limit = nullptr;
+  LogicalSort* sort = nullptr;
+  LogicalProject* project = nullptr;
+  const SortKey* first_key = nullptr;    // the sort's leading key
+  const BoundExpr* first_expr = nullptr; // the projected expression that key orders by
+  LogicalNode* input() const { return project->children[0].get(); }
+};
+// Whether `n` is such a LIMIT; fills `out` when it is.
+bool MatchLimitOverSortedProject(LogicalNode* n, LimitOverSortedProject* out);
+
+// An aggregate directly over a Get with no row filter left on it (a filter the storage layer
+// could not take means the aggregate must see rows).
+struct AggregateOverGet {
+  LogicalAggregate* aggregate = nullptr;
+  LogicalGet* get = nullptr;
+};
+bool MatchAggregateOverUnfilteredGet(LogicalNode* n, AggregateOverGet* out);
+
+}  // namespace gnomon::query::rules

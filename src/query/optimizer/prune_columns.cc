@@ -1,0 +1,110 @@
+// prune_columns: from the root down, each node learns which of its output columns are read
+// above it, keeps only what it needs of its input, and renumbers its expressions; a Get then
+// reads only those columns from storage, and a projection (of a CTE or subquery) drops what
+// nothing reads. The root's columns are the result and all stay.
+#include "src/query/logical/column_refs.h"
+#include "src/query/optimizer/optimizer.h"
+#include "src/query/optimizer/rules.h"
+
+namespace gnomon::query::rules {
+namespace {
+
+std::vector<bool> All(size_t n) { return std::vector<bool>(n, true); }
+
+// `required[i]`: output column i is read above. Returns old output index -> new (-1: dropped).
+std::vector<int> Prune(LogicalNode* node, std::vector<bool> required, bool* changed) {
+  const size_t width = node->schema.size();
+  required.resize(width, false);
+  switch (node->kind) {
+    case LogicalKind::kGet: {
+      auto& get = node->As<LogicalGet>();
+      for (const Predicate& p : get.filters) MarkColumnRefs(*p.expr, &required);
+      std::vector<int> mapping = KeptColumnMapping(required);
+      for (Predicate& p : get.filters) RemapColumnRefs(p.expr.get(), mapping);
+      std::vector<ScanColumn> columns;
+      std::vector<ResultColumn> schema;
+      for (size_t i = 0; i < width; ++i) {
+        if (!required[i]) continue;
+        columns.push_back(get.columns[i]);
+        schema.push_back(get.schema[i]);
+      }
+      *changed = *changed || columns.size() < width;
+      get.columns = std::move(columns);
+      get.schema = std::move(schema);
+      return mapping;
+    }
+    case LogicalKind::kFilter: {
+      auto& filter = node->As<LogicalFilter>();
+      for (const Predicate& p : filter.predicates) MarkColumnRefs(*p.expr, &required);
+      std::vector<int> mapping = Prune(node->children[0].get(), required, changed);
+      for (Predicate& p : filter.predicates) RemapColumnRefs(p.expr.get(), mapping);
+      node->schema = node->children[0]->schema;
+      return mapping;
+    }
+    case LogicalKind::kSort:
+    case LogicalKind::kDistinct:
+    case LogicalKind::kLimit: {
+      if (node->kind == LogicalKind::kSort) {
+        for (const SortKey& k : node->As<LogicalSort>().keys) required[k.column] = true;
+      }
+      if (node->kind == LogicalKind::kDistinct) {
+        for (int k : node->As<LogicalDistinct>().key_columns) required[k] = true;
+      }
+      std::vector<int> mapping = Prune(node->children[0].get(), required, changed);
+      if (node->kind == LogicalKind::kSort) {
+        for (SortKey& k : node->As<LogicalSort>().keys) k.column = mapping[k.column];
+      }
+      if (node->kind == LogicalKind::kDistinct) {
+        for (int& k : node->As<LogicalDistinct>().key_columns) k = mapping[k];
+      }
+      node->schema = node->children[0]->schema;
+      return mapping;
+    }
+    case LogicalKind::kProject: {
+      auto& project = node->As<LogicalProject>();
+      std::vector<int> mapping = KeptColumnMapping(required);
+      std::vector<BoundExprPtr> exprs;
+      std::vector<ResultColumn> schema;
+      for (size_t i = 0; i < width; ++i) {
+        if (!required[i]) continue;
+        exprs.push_back(std::move(project.exprs[i]));
+        schema.push_back(project.schema[i]);
+      }
+      *changed = *changed || exprs.size() < width;
+      project.exprs = std::move(exprs);
+      project.schema = std::move(schema);
+      std::vector<bool> input;
+      for (const BoundExprPtr& e : project.exprs) MarkColumnRefs(*e, &input);
+      std::vector<int> below = Prune(node->children[0].get(), input, changed);
+      for (BoundExprPtr& e : project.exprs) RemapColumnRefs(e.get(), below);
+      return mapping;
+    }
+    case LogicalKind::kAggregate: {
+      // Every key groups and every aggregate is computed: the output stays whole.
+      auto& agg = node->As<LogicalAggregate>();
+      std::vector<bool> input;
+      for (const BoundExprPtr& k : agg.keys) MarkColumnRefs(*k, &input);
+      for (const AggregateSpec& a : agg.aggregates) MarkColumnRefs(a, &input);
+      std::vector<int> below = Prune(node->children[0].get(), input, changed);
+      for (BoundExprPtr& k : agg.keys) RemapColumnRefs(k.get(), below);
+      for (AggregateSpec& a : agg.aggregates) RemapColumnRefs(&a, below);
+      break;
+    }
+    default:
+      for (LogicalPtr& c : node->children) Prune(c.get(), All(c->schema.size()), changed);
+      break;
+  }
+  std::vector<int> identity(width);
+  for (size_t i = 0; i < width; ++i) identity[i] = static_cast<int>(i);
+  return identity;
+}
+
+}  // namespace
+
+bool PruneColumns(LogicalPtr* root) {
+  bool changed = false;
+  Prune(root->get(), All((*root)->schema.size()), &changed);
+  return changed;
+}
+
+}  // namespace gnomon::query::rules
