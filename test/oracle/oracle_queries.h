@@ -38,6 +38,8 @@ class RandomQueryGenerator {
  public:
   RandomQueryGenerator(const OracleData& data, uint64_t seed) : data_(data), rng_(seed) {}
   OracleQuery Next(int index);
+  // A window-function query (oracle_window_queries.cc).
+  OracleQuery Window(int index);
 
  private:
   int Uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }

@@ -18,6 +18,7 @@ namespace {
 
 constexpr int kInstancesPerType = 4;
 constexpr int kRandomQueries = 300;
+constexpr int kRandomWindowQueries = 200;
 constexpr uint64_t kRandomSeed = 20230611;
 
 // Known engine bugs the oracle trips over: query name -> reason. Keep the query; fix the engine.
@@ -133,10 +134,26 @@ void RunRandom(bool flushed) {
   EXPECT_GT(counts.non_empty, kRandomQueries * 3 / 4);
 }
 
+void RunRandomWindows(bool flushed) {
+  auto data = Load(flushed);
+  ASSERT_NE(data, nullptr);
+  RandomQueryGenerator gen(*data, kRandomSeed + 1);
+  Counts counts;
+  for (int i = 0; i < kRandomWindowQueries; ++i) {
+    OracleQuery q = gen.Window(i);
+    ASSERT_NO_FATAL_FAILURE(Check(data.get(), q, &counts));
+  }
+  std::printf("oracle windows (%s): %d queries compared (%d with rows), %d mismatches (%d known bugs)\n",
+              flushed ? "flushed" : "memtable", counts.compared, counts.non_empty, counts.mismatches, counts.known);
+  EXPECT_GT(counts.non_empty, kRandomWindowQueries * 3 / 4);
+}
+
 TEST(SqliteOracle, TsbsDevopsQueriesMemtable) { RunTsbs(false); }
 TEST(SqliteOracle, TsbsDevopsQueriesFlushed) { RunTsbs(true); }
 TEST(SqliteOracle, RandomQueriesMemtable) { RunRandom(false); }
 TEST(SqliteOracle, RandomQueriesFlushed) { RunRandom(true); }
+TEST(SqliteOracle, RandomWindowQueriesMemtable) { RunRandomWindows(false); }
+TEST(SqliteOracle, RandomWindowQueriesFlushed) { RunRandomWindows(true); }
 
 // The harness itself: the translator and the comparison must be able to fail.
 TEST(SqliteOracle, HarnessDetectsDifferences) {

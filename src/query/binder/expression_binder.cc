@@ -153,11 +153,15 @@ class Binder {
   }
 
   Result<BoundExprPtr> BindFunction(const FunctionExpression& f) {
+    if (f.window) {
+      return Status::InvalidArgument("window function " + f.ToString() +
+                                     " is not allowed here: window functions go in the select list and ORDER BY, "
+                                     "and do not nest");
+    }
     if (IsAggregateName(f.name)) {
       return Status::InvalidArgument("aggregate function " + f.name +
                                      " is not allowed here: " + f.ToString());
     }
-    if (f.window) return Status::InvalidArgument("window functions are not supported: " + f.ToString());
     auto out = std::make_unique<BoundExpr>();
     out->kind = BoundKind::kCall;
     out->name = f.name;

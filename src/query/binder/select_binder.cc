@@ -1,6 +1,7 @@
 #include "src/query/binder/select_binder.h"
 
 #include "src/query/binder/expression_binder.h"
+#include "src/query/binder/window_binder.h"
 
 namespace gnomon::query {
 namespace {
@@ -128,6 +129,12 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
     GNOMON_ASSIGN_OR_RETURN(current, BindAggregate(node, std::move(current), &q));
   } else {
     q.output.columns = q.source.columns;
+  }
+  std::vector<const FunctionExpression*> window_calls;
+  for (const ParsedExpression* e : q.items) CollectWindowCalls(*e, &window_calls);
+  for (const OrderByItem& o : node.order_by) CollectWindowCalls(*o.expression, &window_calls);
+  if (!window_calls.empty()) {
+    GNOMON_ASSIGN_OR_RETURN(current, BindWindows(window_calls, node.windows, std::move(current), &q.output));
   }
   return BindOutput(node, std::move(current), &q);
 }

@@ -108,9 +108,6 @@ Status LimitOperator::NextImpl(Chunk* chunk, bool* done) {
   }
 }
 
-namespace {
-
-// dst = the rows idx[0..n) of src (same type; NULLs kept).
 void GatherRows(const Vector& src, const uint32_t* idx, size_t n, Vector* dst) {
   InitVector(dst, src.type);
   auto gather = [&](const auto& from, auto& to) {
@@ -164,8 +161,6 @@ int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKe
   }
   return 0;
 }
-
-}  // namespace
 
 SortOperator::SortOperator(OperatorPtr child, std::vector<SortKey> keys, int64_t top_n,
                            ExecutionContext* ctx, std::string text)

@@ -75,6 +75,11 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// Three-way comparison of rows a and b of `c` by `keys` (NULLs placed as each key says).
+int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKey>& keys);
+// dst = the rows idx[0..n) of src (same type; NULLs kept).
+void GatherRows(const Vector& src, const uint32_t* idx, size_t n, Vector* dst);
+
 // Sorts all input (keeping only the first `top_n` rows when top_n >= 0: a bounded heap would
 // help huge inputs; a partial sort already avoids sorting what LIMIT drops).
 class SortOperator final : public Operator {

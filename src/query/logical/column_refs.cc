@@ -17,6 +17,12 @@ void MarkColumnRefs(const AggregateSpec& spec, std::vector<bool>* used) {
   if (spec.key) MarkColumnRefs(*spec.key, used);
 }
 
+void MarkColumnRefs(const WindowCall& call, std::vector<bool>* used) {
+  for (const auto* list : {&call.args, &call.partition, &call.order}) {
+    for (const BoundExprPtr& e : *list) MarkColumnRefs(*e, used);
+  }
+}
+
 void RemapColumnRefs(BoundExpr* e, const std::vector<int>& mapping) {
   if (e->kind == BoundKind::kColumn) {
     GNOMON_CHECK(static_cast<size_t>(e->column) < mapping.size() && mapping[e->column] >= 0);
@@ -28,6 +34,12 @@ void RemapColumnRefs(BoundExpr* e, const std::vector<int>& mapping) {
 void RemapColumnRefs(AggregateSpec* spec, const std::vector<int>& mapping) {
   if (spec->arg) RemapColumnRefs(spec->arg.get(), mapping);
   if (spec->key) RemapColumnRefs(spec->key.get(), mapping);
+}
+
+void RemapColumnRefs(WindowCall* call, const std::vector<int>& mapping) {
+  for (auto* list : {&call->args, &call->partition, &call->order}) {
+    for (BoundExprPtr& e : *list) RemapColumnRefs(e.get(), mapping);
+  }
 }
 
 bool ReadsNoColumn(const BoundExpr& e) {

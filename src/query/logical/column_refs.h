@@ -6,16 +6,19 @@
 
 #include "src/query/binder/bound_expression.h"
 #include "src/query/execution/aggregate_function.h"
+#include "src/query/execution/window_function.h"
 
 namespace gnomon::query {
 
 // Marks (*used)[i] for every input column i that `e` reads; grows *used as needed.
 void MarkColumnRefs(const BoundExpr& e, std::vector<bool>* used);
 void MarkColumnRefs(const AggregateSpec& spec, std::vector<bool>* used);
+void MarkColumnRefs(const WindowCall& call, std::vector<bool>* used);
 
 // Replaces every column reference i with mapping[i] (which must be >= 0).
 void RemapColumnRefs(BoundExpr* e, const std::vector<int>& mapping);
 void RemapColumnRefs(AggregateSpec* spec, const std::vector<int>& mapping);
+void RemapColumnRefs(WindowCall* call, const std::vector<int>& mapping);
 
 // True if `e` reads no input column (a constant once folded).
 bool ReadsNoColumn(const BoundExpr& e);

@@ -17,6 +17,7 @@
 #include "src/query/execution/bucket_aggregate_operator.h"
 #include "src/query/execution/last_value_aggregate_operator.h"
 #include "src/query/execution/scan_operator.h"
+#include "src/query/execution/window_function.h"
 #include "src/query/result.h"
 #include "src/storage/engine.h"
 
@@ -31,6 +32,7 @@ enum class LogicalKind : uint8_t {
   kSort,
   kDistinct,
   kLimit,
+  kWindow,    // window functions: the input's columns, then one per call
   // Chosen by optimizer rules where storage answers an aggregate over a base table itself.
   kBucketAggregate,  // time buckets and tags from running statistics (optimizer/bucket_aggregate.cc)
   kLastValues,       // last values per tag group from the last-value cache
@@ -136,6 +138,14 @@ struct LogicalAggregate final : LogicalNode {
   std::vector<BoundExprPtr> keys;
   std::vector<std::string> key_names;
   std::vector<AggregateSpec> aggregates;
+};
+
+struct LogicalWindow final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kWindow;
+  LogicalWindow() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  std::vector<WindowCall> calls;  // output column input_width + i is calls[i]
 };
 
 struct LogicalSort final : LogicalNode {

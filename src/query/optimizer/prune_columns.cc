@@ -90,6 +90,25 @@ std::vector<int> Prune(LogicalNode* node, std::vector<bool> required, bool* chan
       for (AggregateSpec& a : agg.aggregates) RemapColumnRefs(&a, below);
       break;
     }
+    case LogicalKind::kWindow: {
+      // Every call stays (its column is cheap next to the sort); the input keeps what is read
+      // above and what the calls read.
+      auto& window = node->As<LogicalWindow>();
+      const size_t inputs = window.children[0]->schema.size();
+      std::vector<bool> input(required.begin(), required.begin() + inputs);
+      for (const WindowCall& c : window.calls) MarkColumnRefs(c, &input);
+      std::vector<int> below = Prune(node->children[0].get(), input, changed);
+      for (WindowCall& c : window.calls) RemapColumnRefs(&c, below);
+      std::vector<ResultColumn> schema = node->children[0]->schema;
+      std::vector<int> mapping = below;
+      mapping.resize(inputs);
+      for (size_t i = 0; i < window.calls.size(); ++i) {
+        mapping.push_back(static_cast<int>(schema.size()));
+        schema.push_back(node->schema[inputs + i]);
+      }
+      node->schema = std::move(schema);
+      return mapping;
+    }
     default:
       for (LogicalPtr& c : node->children) Prune(c.get(), All(c->schema.size()), changed);
       break;

@@ -293,20 +293,50 @@ OrderByItem OrderByItem::Copy() const {
   return OrderByItem{expression->Copy(), descending, nulls};
 }
 
+std::string FrameBound::ToString() const {
+  switch (kind) {
+    case FrameBoundKind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBoundKind::kPreceding: return offset->ToString() + " PRECEDING";
+    case FrameBoundKind::kCurrentRow: return "CURRENT ROW";
+    case FrameBoundKind::kFollowing: return offset->ToString() + " FOLLOWING";
+    case FrameBoundKind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+FrameBound FrameBound::Copy() const { return FrameBound{kind, offset ? offset->Copy() : nullptr}; }
+
+std::string WindowFrame::ToString() const {
+  const char* units = unit == FrameUnit::kRows ? "ROWS" : unit == FrameUnit::kRange ? "RANGE" : "GROUPS";
+  return std::string(units) + " BETWEEN " + start.ToString() + " AND " + end.ToString();
+}
+
+WindowFrame WindowFrame::Copy() const { return WindowFrame{unit, start.Copy(), end.Copy()}; }
+
 std::string WindowSpec::ToString() const {
   std::string out;
-  if (!partition_by.empty()) out += "PARTITION BY " + JoinExpressions(partition_by);
-  if (!order_by.empty()) {
+  auto part = [&out](const std::string& s) {
     if (!out.empty()) out += ' ';
-    out += "ORDER BY " + JoinOrderBy(order_by);
+    out += s;
+  };
+  if (!base.empty()) {
+    // Words that open a window clause would read back as that clause, not as the name.
+    const bool clause_word = base == "partition" || base == "order" || base == "rows" || base == "range" ||
+                             base == "groups";
+    part(clause_word ? "\"" + base + "\"" : QuoteIdentifier(base));
   }
+  if (!partition_by.empty()) part("PARTITION BY " + JoinExpressions(partition_by));
+  if (!order_by.empty()) part("ORDER BY " + JoinOrderBy(order_by));
+  if (frame) part(frame->ToString());
   return out;
 }
 
 std::unique_ptr<WindowSpec> WindowSpec::Copy() const {
   auto w = std::make_unique<WindowSpec>();
+  w->base = base;
   w->partition_by = CopyList(partition_by);
   w->order_by = CopyOrderBy(order_by);
+  if (frame) w->frame = frame->Copy();
   return w;
 }
 
@@ -343,6 +373,8 @@ void FunctionExpression::ForEachChild(
   if (window) {
     for (const ExprPtr& p : window->partition_by) fn(*p);
     for (const OrderByItem& o : window->order_by) fn(*o.expression);
+    if (window->frame && window->frame->start.offset) fn(*window->frame->start.offset);
+    if (window->frame && window->frame->end.offset) fn(*window->frame->end.offset);
   }
 }
 

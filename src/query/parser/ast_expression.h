@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -153,10 +154,36 @@ struct OrderByItem {
   OrderByItem Copy() const;
 };
 
-// OVER (PARTITION BY ... ORDER BY ...). Window frames are not accepted.
+// A window frame's bound: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
+// UNBOUNDED FOLLOWING (n an expression: a row count for ROWS, an offset of the ORDER BY key's
+// type for RANGE, e.g. INTERVAL '10 minutes').
+enum class FrameBoundKind : uint8_t { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  ExprPtr offset;  // kPreceding / kFollowing only
+
+  std::string ToString() const;
+  FrameBound Copy() const;
+};
+
+enum class FrameUnit : uint8_t { kRows, kRange, kGroups };
+// ROWS | RANGE | GROUPS BETWEEN start AND end (a lone start means AND CURRENT ROW).
+struct WindowFrame {
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start;
+  FrameBound end;
+
+  std::string ToString() const;
+  WindowFrame Copy() const;
+};
+
+// OVER ([base] [PARTITION BY ...] [ORDER BY ...] [frame]), or OVER name: `base` names a window
+// of the query's WINDOW clause that this one refines (OVER w is OVER (w)).
 struct WindowSpec {
+  std::string base;
   std::vector<ExprPtr> partition_by;
   std::vector<OrderByItem> order_by;
+  std::optional<WindowFrame> frame;
 
   std::string ToString() const;
   std::unique_ptr<WindowSpec> Copy() const;

@@ -113,6 +113,10 @@ std::string SelectNode::ToString() const {
   if (!group_by.empty()) out += " GROUP BY " + JoinList(group_by, false);
   if (fill) out += " fill(" + fill->ToString() + ")";
   if (having) out += " HAVING " + having->ToString();
+  for (size_t i = 0; i < windows.size(); ++i) {
+    out += i == 0 ? " WINDOW " : ", ";
+    out += QuoteIdentifier(windows[i].name) + " AS (" + windows[i].spec->ToString() + ")";
+  }
   if (!order_by.empty()) {
     out += " ORDER BY ";
     for (size_t i = 0; i < order_by.size(); ++i) {
@@ -139,6 +143,7 @@ std::unique_ptr<SelectNode> SelectNode::Copy() const {
   n->group_by = CopyList(group_by);
   if (fill) n->fill = fill->Copy();
   if (having) n->having = having->Copy();
+  for (const NamedWindow& w : windows) n->windows.push_back(NamedWindow{w.name, w.spec->Copy()});
   for (const OrderByItem& o : order_by) n->order_by.push_back(o.Copy());
   n->limit = limit;
   n->offset = offset;

@@ -20,6 +20,12 @@ struct CommonTableExpression {
   SourceSpan span;
 };
 
+// WINDOW name AS (spec): a window definition OVER clauses of the same SELECT refer to.
+struct NamedWindow {
+  std::string name;
+  std::unique_ptr<WindowSpec> spec;
+};
+
 class SelectNode {
  public:
   SelectNode() = default;
@@ -39,6 +45,7 @@ class SelectNode {
   std::vector<ExprPtr> group_by;            // expressions, alias names or ordinals, as written
   ExprPtr fill;                             // InfluxQL-style GROUP BY ... fill(x); rarely set
   ExprPtr having;
+  std::vector<NamedWindow> windows;         // WINDOW w AS (...), ...
   std::vector<OrderByItem> order_by;
   std::optional<int64_t> limit;             // LIMIT n (n >= 0); LIMIT ALL leaves it empty
   std::optional<int64_t> offset;

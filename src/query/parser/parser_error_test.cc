@@ -94,8 +94,18 @@ TEST(ParserErrorTest, UnsupportedConstructsAreNamed) {
             "syntax error at line 1, column 6 near \"RECURSIVE\": WITH RECURSIVE is not supported");
   EXPECT_EQ(ErrorOf("WITH a AS (SELECT 1), a AS (SELECT 2) SELECT 1"),
             "syntax error at line 1, column 23 near \"a\": CTE name \"a\" specified more than once");
-  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER (ORDER BY t ROWS 1 PRECEDING) FROM t"),
-            "syntax error at line 1, column 32 near \"ROWS\": window frames are not supported");
+  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER (ORDER BY t ROWS 1 FOLLOWING) FROM t"),
+            "syntax error at line 1, column 48 near \")\": a window frame starting at 1 FOLLOWING cannot end at "
+            "CURRENT ROW");
+  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER (ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM t"),
+            "syntax error at line 1, column 61 near \")\": a window frame starting at 1 FOLLOWING cannot "
+            "end at CURRENT ROW");
+  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER (ROWS UNBOUNDED FOLLOWING) FROM t"),
+            "syntax error at line 1, column 45 near \")\": a window frame cannot start at UNBOUNDED FOLLOWING");
+  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER w FROM t WINDOW w AS (), w AS ()"),
+            "syntax error at line 1, column 45 near \"w\": window \"w\" is defined more than once");
+  EXPECT_EQ(ErrorOf("SELECT sum(x) OVER w FROM t ORDER BY 1 WINDOW w AS ()"),
+            "syntax error at line 1, column 40 near \"WINDOW\": the WINDOW clause goes before ORDER BY and LIMIT");
   EXPECT_EQ(ErrorOf("SELECT a FROM t WHERE t.* IS NULL"),
             "syntax error at line 1, column 25 near \"*\": 't.*' is only allowed in a select list");
   EXPECT_EQ(ErrorOf("SELECT (1, 2)"),

@@ -414,16 +414,29 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, size_t begin) {
   GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close " + f->name + "("));
   if (PeekKeyword("FILTER")) return ErrorAt(Peek(), "aggregate FILTER is not supported");
   if (ConsumeKeyword("OVER")) {
-    GNOMON_ASSIGN_OR_RETURN(f->window, ParseWindow());
+    GNOMON_ASSIGN_OR_RETURN(f->window, ParseOver());
   }
   GNOMON_RETURN_IF_ERROR(Finish(f.get(), begin));
   return ExprPtr(std::move(f));
 }
 
-Result<std::unique_ptr<WindowSpec>> Parser::ParseWindow() {
-  if (!PeekIs(TokenType::kLParen)) return ErrorExpected("'(' after OVER (named windows are not supported)");
-  Advance();
+// OVER name, or OVER ([base] [PARTITION BY ...] [ORDER BY ...] [frame]).
+Result<std::unique_ptr<WindowSpec>> Parser::ParseOver() {
+  if (PeekIs(TokenType::kLParen)) return ParseWindow();
   auto window = std::make_unique<WindowSpec>();
+  GNOMON_ASSIGN_OR_RETURN(window->base, ParseIdentifier("a window name or '(' after OVER"));
+  return window;
+}
+
+Result<std::unique_ptr<WindowSpec>> Parser::ParseWindow() {
+  GNOMON_RETURN_IF_ERROR(Expect(TokenType::kLParen, "'(' to open a window"));
+  auto window = std::make_unique<WindowSpec>();
+  const bool bare_name = Peek().type == TokenType::kIdentifier && !PeekKeyword("PARTITION") &&
+                         !PeekKeyword("ORDER") && !PeekKeyword("ROWS") && !PeekKeyword("RANGE") &&
+                         !PeekKeyword("GROUPS");
+  if (bare_name || Peek().type == TokenType::kQuotedIdentifier) {
+    GNOMON_ASSIGN_OR_RETURN(window->base, ParseIdentifier("window name"));
+  }
   if (ConsumeKeyword("PARTITION")) {
     GNOMON_RETURN_IF_ERROR(ExpectKeyword("BY"));
     GNOMON_ASSIGN_OR_RETURN(window->partition_by, ParseExpressionList());
@@ -434,10 +447,64 @@ Result<std::unique_ptr<WindowSpec>> Parser::ParseWindow() {
     GNOMON_ASSIGN_OR_RETURN(window->order_by, ParseOrderByList());
   }
   if (PeekKeyword("ROWS") || PeekKeyword("RANGE") || PeekKeyword("GROUPS")) {
-    return ErrorAt(Peek(), "window frames are not supported");
+    GNOMON_ASSIGN_OR_RETURN(window->frame, ParseWindowFrame());
   }
-  GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close OVER ("));
+  GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close the window"));
   return window;
+}
+
+Result<WindowFrame> Parser::ParseWindowFrame() {
+  WindowFrame frame;
+  frame.unit = ConsumeKeyword("ROWS") ? FrameUnit::kRows : ConsumeKeyword("RANGE") ? FrameUnit::kRange : FrameUnit::kGroups;
+  if (frame.unit == FrameUnit::kGroups) Advance();  // GROUPS
+  if (ConsumeKeyword("BETWEEN")) {
+    GNOMON_ASSIGN_OR_RETURN(frame.start, ParseFrameBound());
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("AND"));
+    GNOMON_ASSIGN_OR_RETURN(frame.end, ParseFrameBound());
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(frame.start, ParseFrameBound());
+    frame.end.kind = FrameBoundKind::kCurrentRow;
+  }
+  if (PeekKeyword("EXCLUDE")) return ErrorAt(Peek(), "EXCLUDE in window frames is not supported");
+  // PostgreSQL's rules: a frame cannot start after its end's kind allows.
+  if (frame.start.kind == FrameBoundKind::kUnboundedFollowing) {
+    return ErrorAt(Peek(), "a window frame cannot start at UNBOUNDED FOLLOWING");
+  }
+  if (frame.end.kind == FrameBoundKind::kUnboundedPreceding) {
+    return ErrorAt(Peek(), "a window frame cannot end at UNBOUNDED PRECEDING");
+  }
+  if (static_cast<int>(frame.end.kind) < static_cast<int>(frame.start.kind) &&
+      frame.start.kind != FrameBoundKind::kUnboundedPreceding) {
+    return ErrorAt(Peek(), "a window frame starting at " + frame.start.ToString() + " cannot end at " +
+                               frame.end.ToString());
+  }
+  return frame;
+}
+
+Result<FrameBound> Parser::ParseFrameBound() {
+  FrameBound b;
+  if (ConsumeKeyword("UNBOUNDED")) {
+    if (ConsumeKeyword("PRECEDING")) {
+      b.kind = FrameBoundKind::kUnboundedPreceding;
+    } else {
+      GNOMON_RETURN_IF_ERROR(ExpectKeyword("FOLLOWING"));
+      b.kind = FrameBoundKind::kUnboundedFollowing;
+    }
+    return b;
+  }
+  if (ConsumeKeyword("CURRENT")) {
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("ROW"));
+    b.kind = FrameBoundKind::kCurrentRow;
+    return b;
+  }
+  GNOMON_ASSIGN_OR_RETURN(b.offset, ParseExpression());
+  if (ConsumeKeyword("PRECEDING")) {
+    b.kind = FrameBoundKind::kPreceding;
+  } else {
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("FOLLOWING"));
+    b.kind = FrameBoundKind::kFollowing;
+  }
+  return b;
 }
 
 Result<ExprPtr> Parser::ParseCase() {

@@ -78,7 +78,11 @@ class Parser {
   Result<ExprPtr> ParseNumber(const Token& token, bool negative, size_t start);
   Result<ExprPtr> ParseNameOrCall();
   Result<ExprPtr> ParseFunctionCall(std::string name, size_t start);
+  Result<std::unique_ptr<WindowSpec>> ParseOver();
   Result<std::unique_ptr<WindowSpec>> ParseWindow();
+  Result<WindowFrame> ParseWindowFrame();
+  Result<FrameBound> ParseFrameBound();
+  Status ParseWindowClause(SelectNode* node);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();
   Result<ExprPtr> ParseIntervalLiteral();

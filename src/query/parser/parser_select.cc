@@ -47,6 +47,7 @@ Result<std::unique_ptr<SelectNode>> Parser::ParseSelect() {
   if (ConsumeKeyword("HAVING")) {
     GNOMON_ASSIGN_OR_RETURN(node->having, ParseExpression());
   }
+  if (ConsumeKeyword("WINDOW")) GNOMON_RETURN_IF_ERROR(ParseWindowClause(node.get()));
   GNOMON_RETURN_IF_ERROR(RejectSetOperation());
   if (PeekKeyword("ORDER")) {
     Advance();
@@ -55,10 +56,29 @@ Result<std::unique_ptr<SelectNode>> Parser::ParseSelect() {
   }
   GNOMON_RETURN_IF_ERROR(ParseLimitOffset(node.get()));
   GNOMON_RETURN_IF_ERROR(RejectSetOperation());
-  if (PeekKeyword("WINDOW")) return ErrorAt(Peek(), "named windows are not supported");
+  if (PeekKeyword("WINDOW")) return ErrorAt(Peek(), "the WINDOW clause goes before ORDER BY and LIMIT");
   cte_names_.resize(cte_scope);
   node->span = SourceSpan{begin, prev_end_ - begin};
   return node;
+}
+
+// WINDOW w AS (spec) [, ...], after WINDOW.
+Status Parser::ParseWindowClause(SelectNode* node) {
+  do {
+    const size_t begin = start();
+    NamedWindow w;
+    GNOMON_ASSIGN_OR_RETURN(w.name, ParseIdentifier("window name"));
+    for (const NamedWindow& other : node->windows) {
+      if (other.name == w.name) {
+        return SyntaxError(sql_, begin, sql_.substr(begin, prev_end_ - begin),
+                           "window \"" + w.name + "\" is defined more than once");
+      }
+    }
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("AS"));
+    GNOMON_ASSIGN_OR_RETURN(w.spec, ParseWindow());
+    node->windows.push_back(std::move(w));
+  } while (Consume(TokenType::kComma));
+  return Status::OK();
 }
 
 Status Parser::ParseWith(SelectNode* node) {

@@ -126,6 +126,16 @@ TEST(ParserTest, FunctionCalls) {
             "SELECT last_value(x ORDER BY time), first_value(x ORDER BY time DESC, y)");
   EXPECT_EQ(Normalize("SELECT lead(t) OVER (PARTITION BY id ORDER BY t), rank() OVER ()"),
             "SELECT lead(t) OVER (PARTITION BY id ORDER BY t), rank() OVER ()");
+  EXPECT_EQ(Normalize("SELECT sum(x) OVER (ORDER BY t ROWS 2 PRECEDING), "
+                      "avg(x) OVER (ORDER BY time RANGE BETWEEN INTERVAL '10 minutes' PRECEDING AND CURRENT ROW), "
+                      "min(x) OVER (rows between unbounded preceding and 1 following)"),
+            "SELECT sum(x) OVER (ORDER BY t ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
+            "avg(x) OVER (ORDER BY time RANGE BETWEEN INTERVAL '10 minutes' PRECEDING AND CURRENT ROW), "
+            "min(x) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING)");
+  EXPECT_EQ(Normalize("SELECT rank() OVER w, sum(x) OVER (w ORDER BY t GROUPS 1 PRECEDING) FROM m "
+                      "WINDOW w AS (PARTITION BY h), v AS (w)"),
+            "SELECT rank() OVER (w), sum(x) OVER (w ORDER BY t GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM m "
+            "WINDOW w AS (PARTITION BY h), v AS (w)");
   auto s = MustParse("SELECT last_value(usage_user ORDER BY time DESC NULLS FIRST) FROM cpu");
   const auto& f = Select(*s).select_list[0]->As<FunctionExpression>();
   ASSERT_EQ(f.order_by.size(), 1u);

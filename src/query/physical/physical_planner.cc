@@ -2,6 +2,7 @@
 
 #include "src/query/execution/hash_aggregate_operator.h"
 #include "src/query/execution/last_point_operator.h"
+#include "src/query/execution/window_operator.h"
 #include "src/query/logical/column_refs.h"
 
 namespace gnomon::query {
@@ -36,6 +37,11 @@ class PhysicalPlanner {
         auto& s = node->As<LogicalSort>();
         GNOMON_ASSIGN_OR_RETURN(auto child, Plan(s.children[0].get()));
         return OperatorPtr(std::make_unique<SortOperator>(std::move(child), s.keys, s.top_n, ctx_, s.text));
+      }
+      case LogicalKind::kWindow: {
+        auto& w = node->As<LogicalWindow>();
+        GNOMON_ASSIGN_OR_RETURN(auto child, Plan(w.children[0].get()));
+        return OperatorPtr(std::make_unique<WindowOperator>(std::move(child), std::move(w.calls), ctx_));
       }
       case LogicalKind::kDistinct: {
         auto& d = node->As<LogicalDistinct>();
