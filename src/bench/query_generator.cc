@@ -1,10 +1,10 @@
 #include "src/bench/query_generator.h"
 
 #include <cstdio>
-#include <set>
 
 #include "src/base/time_util.h"
 #include "src/bench/go_rand.h"
+#include "src/bench/query_random.h"
 
 namespace gnomon::bench {
 namespace {
@@ -16,41 +16,18 @@ constexpr const char* kTags[10] = {"hostname", "region", "datacenter", "rack", "
                                    "arch", "team", "service", "service_version",
                                    "service_environment"};
 
-struct Window {
-  int64_t start;
-  int64_t end;
-};
-
-// RFC 3339 truncated to whole seconds, as Go's time.Format(time.RFC3339).
-std::string Seconds(int64_t nanos) {
-  return FormatRfc3339(FloorDiv(nanos, kNanosPerSecond) * kNanosPerSecond);
-}
+std::string Seconds(int64_t nanos) { return Rfc3339Seconds(nanos); }
 
 class Builder {
  public:
   Builder(const QueryGenConfig& c, GoRand* rng) : c_(c), rng_(rng), t_(c.time_column) {}
 
-  Result<Window> RandWindow(int64_t d) {
-    const int64_t upper = c_.end_ns - d;
-    if (upper <= c_.start_ns) {
-      return Status::InvalidArgument("time range too short for a " + std::to_string(d / kNanosPerHour) +
-                                     " h window");
-    }
-    const int64_t start = c_.start_ns + rng_->Int63n(upper - c_.start_ns);
-    return Window{start, start + d};
-  }
+  Result<Window> RandWindow(int64_t d) { return bench::RandWindow(rng_, c_.start_ns, c_.end_ns, d); }
 
   Result<std::vector<std::string>> RandHosts(uint64_t n) {
-    if (n > c_.scale) {
-      return Status::InvalidArgument("cannot pick " + std::to_string(n) + " hosts out of scale " +
-                                     std::to_string(c_.scale));
-    }
-    std::set<int64_t> seen;
+    GNOMON_ASSIGN_OR_RETURN(std::vector<int64_t> ids, RandSubset(rng_, n, c_.scale, "hosts"));
     std::vector<std::string> hosts;
-    while (hosts.size() < n) {
-      int64_t h = rng_->Intn(static_cast<int64_t>(c_.scale));
-      if (seen.insert(h).second) hosts.push_back("host_" + std::to_string(h));
-    }
+    for (int64_t h : ids) hosts.push_back("host_" + std::to_string(h));
     return hosts;
   }
 

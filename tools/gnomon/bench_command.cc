@@ -9,6 +9,7 @@
 
 #include "src/bench/data_generator.h"
 #include "src/bench/output_file.h"
+#include "src/bench/iot_query_generator.h"
 #include "src/bench/query_generator.h"
 #include "src/bench/time_parse.h"
 #include "src/port/env.h"
@@ -101,12 +102,19 @@ struct GenerateQueriesFlags {
   std::string timestamp_end = "2016-01-02T00:00:00Z";
   uint64_t queries = 1000;
   std::string time_column = "time";
+  std::string format = "sql";
   std::string out;
 };
 
 Status RunGenerateQueries(const GenerateQueriesFlags& f) {
-  if (f.use_case != "devops" && f.use_case != "cpu-only") {
-    return Status::Unsupported("use case '" + f.use_case + "' (devops and cpu-only are implemented)");
+  if (f.use_case != "devops" && f.use_case != "cpu-only" && f.use_case != "iot") {
+    return Status::InvalidArgument("use case '" + f.use_case + "': devops, cpu-only or iot");
+  }
+  if (f.format != "sql" && f.format != "influx") {
+    return Status::InvalidArgument("format '" + f.format + "': sql (Gnomon SQL) or influx (TSBS's InfluxQL)");
+  }
+  if (f.format == "influx" && f.use_case != "iot") {
+    return Status::Unsupported("--format influx for the devops queries (iot has it)");
   }
   bench::QueryGenConfig config;
   config.query_type = f.query_type;
@@ -116,7 +124,13 @@ Status RunGenerateQueries(const GenerateQueriesFlags& f) {
   config.time_column = f.time_column;
   GNOMON_ASSIGN_OR_RETURN(config.start_ns, bench::ParseRfc3339Nanos(f.timestamp_start));
   GNOMON_ASSIGN_OR_RETURN(config.end_ns, bench::ParseRfc3339Nanos(f.timestamp_end));
-  GNOMON_ASSIGN_OR_RETURN(std::vector<bench::GeneratedQuery> queries, bench::GenerateQueries(config));
+  std::vector<bench::GeneratedQuery> queries;
+  if (f.use_case == "iot") {
+    const auto format = f.format == "influx" ? bench::IotQueryFormat::kInflux : bench::IotQueryFormat::kSql;
+    GNOMON_ASSIGN_OR_RETURN(queries, bench::GenerateIotQueries(config, format));
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(queries, bench::GenerateQueries(config));
+  }
   std::unique_ptr<port::WritableFile> file;
   if (f.out.empty() || f.out == "-") {
     file = bench::NewFdWritableFile(1);
@@ -134,9 +148,9 @@ Status RunGenerateQueries(const GenerateQueriesFlags& f) {
 void RegisterGenerateQueries(CLI::App* bench) {
   auto flags = std::make_shared<GenerateQueriesFlags>();
   auto* cmd = bench->add_subcommand(
-      "generate-queries", "Generate TSBS devops queries in Gnomon SQL (TSBS's random choices)");
-  cmd->add_option("--use-case", flags->use_case, "devops or cpu-only (same query matrix)");
-  cmd->add_option("--query-type", flags->query_type, "e.g. single-groupby-1-1-1, lastpoint")
+      "generate-queries", "Generate TSBS devops or IoT queries (TSBS's random choices)");
+  cmd->add_option("--use-case", flags->use_case, "devops, cpu-only (same query matrix) or iot");
+  cmd->add_option("--query-type", flags->query_type, "e.g. single-groupby-1-1-1, lastpoint, stationary-trucks")
       ->required();
   cmd->add_option("--scale", flags->scale, "Number of hosts in the data");
   cmd->add_option("--seed", flags->seed, "PRNG seed; 0 = time-based");
@@ -144,6 +158,7 @@ void RegisterGenerateQueries(CLI::App* bench) {
   cmd->add_option("--timestamp-end", flags->timestamp_end, "RFC 3339 end (data end + 1s)");
   cmd->add_option("--queries", flags->queries, "Number of queries");
   cmd->add_option("--time-column", flags->time_column, "Time column name (greptime_timestamp for Greptime)");
+  cmd->add_option("--format", flags->format, "sql (Gnomon SQL) or influx (TSBS's InfluxQL text; iot only)");
   cmd->add_option("--out,--file", flags->out, "Output file (default: stdout)");
   cmd->callback([flags] {
     Status s = RunGenerateQueries(*flags);
