@@ -191,6 +191,18 @@ TEST_F(OptimizerTest, LastPointAndLastValuesFromTheCache) {
   EXPECT_EQ(Query(last_values), expected_last);
 }
 
+// tag IS NOT NULL becomes a series set, so the newest-row-per-series shape still comes from the
+// cache; every series here has the tag.
+TEST_F(OptimizerTest, TagPresenceIsASeriesSet) {
+  const std::string sql =
+      "SELECT DISTINCT ON (hostname) hostname, time, u FROM cpu WHERE region IS NOT NULL ORDER BY hostname, time DESC";
+  Optimized o = Optimize(sql);
+  EXPECT_NE(o.plan.find("region IS NOT NULL"), std::string::npos) << o.plan;
+  EXPECT_TRUE(o.Fired("last_point_from_cache")) << o.plan;
+  EXPECT_EQ(Query(sql).size(), 6u);
+  EXPECT_TRUE(Query("SELECT hostname FROM cpu WHERE region IS NULL").empty());
+}
+
 TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
   std::vector<std::string> names;
   for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);

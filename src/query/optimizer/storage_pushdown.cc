@@ -108,6 +108,34 @@ bool TagPredicate(const BoundExpr& e, const std::vector<ScanColumn>& columns, in
   }
 }
 
+// tag IS [NOT] NULL: the tag, and whether the series must have it.
+bool TagPresence(const BoundExpr& e, const std::vector<ScanColumn>& columns, int* tag, bool* present) {
+  if (e.kind != BoundKind::kIsNull || !IsColumnOfKind(*e.children[0], columns, ScanColumn::Kind::kTag)) return false;
+  *tag = e.children[0]->column;
+  *present = e.negated;
+  return true;
+}
+
+// The series that have (or lack) tag `key`: the union of its values' postings, or its complement.
+std::vector<storage::SeriesId> SeriesByPresence(const storage::TableReader& reader, const std::string& key,
+                                                bool present) {
+  std::vector<storage::SeriesId> with;
+  for (const std::string& v : reader.TagValues(key)) {
+    std::vector<storage::SeriesId> ids = reader.SeriesWithTag(key, v);
+    with.insert(with.end(), ids.begin(), ids.end());
+  }
+  std::sort(with.begin(), with.end());
+  with.erase(std::unique(with.begin(), with.end()), with.end());
+  if (present) return with;
+  std::vector<storage::SeriesId> without;
+  size_t j = 0;
+  for (storage::SeriesId id = 0; id < reader.SeriesCount(); ++id) {
+    while (j < with.size() && with[j] < id) ++j;
+    if (j == with.size() || with[j] != id) without.push_back(id);
+  }
+  return without;
+}
+
 void IntersectSeries(std::vector<storage::SeriesId> ids, StoragePushdown* out) {
   if (!out->series) {
     out->series = std::move(ids);
@@ -145,6 +173,12 @@ StoragePushdown ExtractStoragePushdown(std::vector<Predicate>* conjuncts, const 
       }
       IntersectSeries(std::vector<storage::SeriesId>(ids.begin(), ids.end()), &out);
       notes.push_back(columns[tag].name + " in " + std::to_string(values.size()) + " values");
+      continue;
+    }
+    bool present = false;
+    if (TagPresence(*p.expr, columns, &tag, &present)) {
+      IntersectSeries(SeriesByPresence(reader, columns[tag].name, present), &out);
+      notes.push_back(columns[tag].name + (present ? " IS NOT NULL" : " IS NULL"));
       continue;
     }
     residual.push_back(std::move(p));
