@@ -6,18 +6,25 @@
 # QUERIES queries of each devops type, stops the server cleanly (which flushes), starts it again
 # on the same directory and runs the same queries. Prints median milliseconds per type, both ways,
 # and their ratio. WORK (default bench-results/fresh) holds data and logs; PORT (default 4327).
+# USE_CASE=iot runs the 13 IoT types over TSBS's truck data instead (SCALE trucks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GNOMON=${1:-build}/gnomon
-SCALE=${SCALE:-100}; HOURS=${HOURS:-4}; QUERIES=${QUERIES:-20}
+SCALE=${SCALE:-100}; HOURS=${HOURS:-4}; QUERIES=${QUERIES:-20}; USE_CASE=${USE_CASE:-cpu-only}
 WORK=${WORK:-bench-results/fresh}; PORT=${PORT:-4327}
-TYPES=${TYPES:-"cpu-max-all-1 cpu-max-all-8 double-groupby-1 double-groupby-5 double-groupby-all groupby-orderby-limit high-cpu-1 high-cpu-all lastpoint single-groupby-1-1-1 single-groupby-1-1-12 single-groupby-1-8-1 single-groupby-5-1-1 single-groupby-5-1-12 single-groupby-5-8-1"}
+DEVOPS_TYPES="cpu-max-all-1 cpu-max-all-8 double-groupby-1 double-groupby-5 double-groupby-all groupby-orderby-limit high-cpu-1 high-cpu-all lastpoint single-groupby-1-1-1 single-groupby-1-1-12 single-groupby-1-8-1 single-groupby-5-1-1 single-groupby-5-1-12 single-groupby-5-8-1"
+IOT_TYPES="last-loc single-last-loc low-fuel high-load stationary-trucks long-driving-sessions long-daily-sessions avg-vs-projected-fuel-consumption avg-daily-driving-duration avg-daily-driving-session avg-load daily-activity breakdown-frequency"
+QUERY_USE_CASE=devops; DEFAULT_TYPES=$DEVOPS_TYPES
+if [ "$USE_CASE" = iot ]; then QUERY_USE_CASE=iot; DEFAULT_TYPES=$IOT_TYPES; fi
+TYPES=${TYPES:-$DEFAULT_TYPES}
 START=2023-06-11T00:00:00Z
 END=$(date -u -d "@$((1686441600 + HOURS * 3600))" +%Y-%m-%dT%H:%M:%SZ)
+# Queries end one second past the data, as TSBS's setups generate them (spec section 6.1).
+QUERY_END=$(date -u -d "@$((1686441600 + HOURS * 3600 + 1))" +%Y-%m-%dT%H:%M:%SZ)
 URL=http://127.0.0.1:$PORT
 mkdir -p "$WORK"
-data=$WORK/cpu-$SCALE-$HOURS.lp
-[ -f "$data" ] || "$GNOMON" bench generate-data --use-case cpu-only --scale "$SCALE" --seed 123 \
+data=$WORK/$USE_CASE-$SCALE-$HOURS.lp
+[ -f "$data" ] || "$GNOMON" bench generate-data --use-case "$USE_CASE" --scale "$SCALE" --seed 123 \
   --timestamp-start "$START" --timestamp-end "$END" --log-interval 10s --out "$data" 2>/dev/null
 rm -rf "$WORK/data"
 
@@ -33,8 +40,8 @@ run_all() {
   : >"$1"
   for type in $TYPES; do
     q=$WORK/$type.txt
-    if [ ! -f "$q" ] && ! "$GNOMON" bench generate-queries --use-case devops --query-type "$type" \
-        --scale "$SCALE" --seed 123 --timestamp-start "$START" --timestamp-end "$END" \
+    if [ ! -f "$q" ] && ! "$GNOMON" bench generate-queries --use-case "$QUERY_USE_CASE" --query-type "$type" \
+        --scale "$SCALE" --seed 123 --timestamp-start "$START" --timestamp-end "$QUERY_END" \
         --queries "$QUERIES" --out "$q" 2>/dev/null; then
       continue  # the span is too short for this type
     fi
