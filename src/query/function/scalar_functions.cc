@@ -66,6 +66,47 @@ bool TruncUnit(const std::string& unit, int64_t* width, TimeBucketFn::Calendar* 
   return true;
 }
 
+// date_part / EXTRACT fields PostgreSQL knows for timestamps (and epoch for intervals).
+bool DatePartField(const std::string& field) {
+  static const char* kFields[] = {"epoch", "year", "quarter", "month", "week", "day", "dow", "isodow", "doy",
+                                  "hour", "minute", "second", "millisecond", "milliseconds", "microsecond",
+                                  "microseconds"};
+  for (const char* f : kFields) {
+    if (field == f) return true;
+  }
+  return false;
+}
+
+// PostgreSQL's date_part of a UTC timestamp (ns), as a double.
+double DatePart(const std::string& field, int64_t ns) {
+  const int64_t days = FloorDiv(ns, kNanosPerDay);
+  const int64_t of_day = ns - days * kNanosPerDay;
+  const double second = static_cast<double>(of_day % kNanosPerMinute) / 1e9;  // with its fraction
+  if (field == "epoch") return static_cast<double>(ns) / 1e9;
+  if (field == "hour") return static_cast<double>(of_day / kNanosPerHour);
+  if (field == "minute") return static_cast<double>(of_day / kNanosPerMinute % 60);
+  if (field == "second") return second;
+  if (field == "millisecond" || field == "milliseconds") return second * 1e3;
+  if (field == "microsecond" || field == "microseconds") return second * 1e6;
+  const int64_t dow = ((days + 4) % 7 + 7) % 7;  // 1970-01-01 was a Thursday; 0 = Sunday
+  if (field == "dow") return static_cast<double>(dow);
+  if (field == "isodow") return static_cast<double>(dow == 0 ? 7 : dow);
+  int64_t y;
+  unsigned m, d;
+  CivilFromDays(days, &y, &m, &d);
+  if (field == "year") return static_cast<double>(y);
+  if (field == "quarter") return static_cast<double>((m - 1) / 3 + 1);
+  if (field == "month") return static_cast<double>(m);
+  if (field == "day") return static_cast<double>(d);
+  if (field == "doy") return static_cast<double>(days - DaysFromCivil(y, 1, 1) + 1);
+  // ISO week: the week (Monday first) holding this day's Thursday, counted in that Thursday's year.
+  const int64_t thursday = days - (dow == 0 ? 6 : dow - 1) + 3;
+  int64_t ty;
+  unsigned tm, td;
+  CivilFromDays(thursday, &ty, &tm, &td);
+  return static_cast<double>((thursday - DaysFromCivil(ty, 1, 1)) / 7 + 1);
+}
+
 }  // namespace
 
 int64_t TimeBucketFn::Apply(int64_t t) const {
@@ -145,6 +186,41 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
   if (n == "to_timestamp") {
     GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
     e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "date_part") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 2));
+    if (!args[0]->IsConstant() || args[0]->constant.type != ValueType::kString) {
+      return Status::InvalidArgument("date_part: the field must be a constant string");
+    }
+    const std::string field = Lower(args[0]->constant.s);
+    if (!DatePartField(field)) return Status::InvalidArgument("date_part: unknown field '" + field + "'");
+    args[0]->constant.s = field;
+    const bool interval = args[1]->is_interval || (args[1]->type == ValueType::kInt64 && field == "epoch");
+    if (args[1]->type != ValueType::kTimestamp && !(interval && field == "epoch") &&
+        args[1]->type != ValueType::kNull) {
+      return Status::InvalidArgument("date_part: the second argument must be a timestamp (or an interval, for epoch)");
+    }
+    e->type = ValueType::kFloat64;
+    return Status::OK();
+  }
+  if (n == "age") {
+    // PostgreSQL's age(a, b) = a - b; age(a) = now() - a. An interval (nanoseconds).
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 2));
+    for (const auto& a : args) {
+      if (a->type != ValueType::kTimestamp && a->type != ValueType::kNull) {
+        return Status::InvalidArgument("age: the arguments must be timestamps");
+      }
+    }
+    if (args.size() == 1) {
+      auto now = std::make_unique<BoundExpr>();
+      now->kind = BoundKind::kConstant;
+      now->constant = Value::Timestamp(now_ns);
+      now->type = ValueType::kTimestamp;
+      args.insert(args.begin(), std::move(now));
+    }
+    e->type = ValueType::kInt64;
+    e->is_interval = true;
     return Status::OK();
   }
   if (n == "abs" || n == "floor" || n == "ceil" || n == "ceiling") {
@@ -266,6 +342,15 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
   }
   if (n == "to_timestamp") {
     return Value::Timestamp(static_cast<int64_t>(args[0].AsDouble() * 1e9));
+  }
+  if (n == "date_part") {
+    if (args[1].type != ValueType::kTimestamp) return Value::Float(static_cast<double>(args[1].i) / 1e9);  // epoch of an interval
+    return Value::Float(DatePart(args[0].s, args[1].i));
+  }
+  if (n == "age") {
+    int64_t d;
+    if (__builtin_sub_overflow(args[0].i, args[1].i, &d)) return Status::OutOfRange("age() overflows");
+    return Value::Int(d);
   }
   const Value& a = args[0];
   if (n == "abs") {

@@ -394,6 +394,7 @@ Result<ExprPtr> Parser::ParseNameOrCall() {
 
 Result<ExprPtr> Parser::ParseFunctionCall(std::string name, size_t begin) {
   Advance();  // (
+  if (name == "extract") return ParseExtract(begin);
   auto f = std::make_unique<FunctionExpression>(std::move(name));
   if (PeekIs(TokenType::kStar) && PeekIs(TokenType::kRParen, 1)) {
     Advance();
@@ -416,6 +417,26 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, size_t begin) {
   if (ConsumeKeyword("OVER")) {
     GNOMON_ASSIGN_OR_RETURN(f->window, ParseOver());
   }
+  GNOMON_RETURN_IF_ERROR(Finish(f.get(), begin));
+  return ExprPtr(std::move(f));
+}
+
+// EXTRACT(field FROM expr), after "extract(": the same call as date_part('field', expr).
+Result<ExprPtr> Parser::ParseExtract(size_t begin) {
+  auto f = std::make_unique<FunctionExpression>("date_part");
+  std::string field;
+  if (PeekIs(TokenType::kString)) {
+    field = Advance().text;
+  } else if (Peek().type == TokenType::kIdentifier) {
+    field = FoldIdentifier(Advance().text);
+  } else {
+    return ErrorExpected("a field name (year, month, day, hour, minute, second, epoch, ...) after EXTRACT(");
+  }
+  GNOMON_RETURN_IF_ERROR(ExpectKeyword("FROM"));
+  f->children.push_back(ConstantExpression::String(field));
+  GNOMON_ASSIGN_OR_RETURN(ExprPtr from, ParseExpression());
+  f->children.push_back(std::move(from));
+  GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close EXTRACT("));
   GNOMON_RETURN_IF_ERROR(Finish(f.get(), begin));
   return ExprPtr(std::move(f));
 }

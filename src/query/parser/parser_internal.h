@@ -78,6 +78,7 @@ class Parser {
   Result<ExprPtr> ParseNumber(const Token& token, bool negative, size_t start);
   Result<ExprPtr> ParseNameOrCall();
   Result<ExprPtr> ParseFunctionCall(std::string name, size_t start);
+  Result<ExprPtr> ParseExtract(size_t begin);
   Result<std::unique_ptr<WindowSpec>> ParseOver();
   Result<std::unique_ptr<WindowSpec>> ParseWindow();
   Result<WindowFrame> ParseWindowFrame();
