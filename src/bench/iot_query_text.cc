@@ -176,7 +176,7 @@ std::string IotSql(const std::string& type, const IotQueryChoices& c, const std:
            "(PARTITION BY name ORDER BY ten_minutes) AS stop, driving FROM (SELECT name, ten_minutes, driving, "
            "lag(driving) OVER (PARTITION BY name ORDER BY ten_minutes) AS prev_driving FROM driver_status) x "
            "WHERE x.driving <> x.prev_driving) SELECT name, time_bucket('24 hours', start) AS day, "
-           "avg(stop - start) AS duration FROM driver_status_change WHERE driving = true GROUP BY name, day "
+           "avg(age(stop, start)) AS duration FROM driver_status_change WHERE driving = true GROUP BY name, day "
            "ORDER BY name, day";
   }
   if (type == "avg-load") {
