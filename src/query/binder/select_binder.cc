@@ -1,20 +1,30 @@
 #include "src/query/binder/select_binder.h"
 
+#include <unordered_set>
+
 #include "src/query/binder/expression_binder.h"
 #include "src/query/binder/window_binder.h"
 
 namespace gnomon::query {
 namespace {
 
-void CollectAggregates(const ParsedExpression& e, std::vector<const FunctionExpression*>* out) {
+// The distinct aggregate calls of a query, in first-use order, and their texts (the key that
+// finds them after aggregation).
+struct AggregateCalls {
+  std::vector<const FunctionExpression*> calls;
+  std::vector<std::string> texts;
+  std::unordered_set<std::string> seen;
+};
+
+void CollectAggregates(const ParsedExpression& e, AggregateCalls* out) {
   if (e.expression_class == ExpressionClass::kFunction) {
     const auto& f = e.As<FunctionExpression>();
     if (IsAggregateName(f.name) && !f.window) {
       std::string text = f.ToString();
-      for (const FunctionExpression* seen : *out) {
-        if (seen->ToString() == text) return;
+      if (out->seen.insert(text).second) {
+        out->calls.push_back(&f);
+        out->texts.push_back(std::move(text));
       }
-      out->push_back(&f);
       return;  // nested aggregates are rejected when binding the arguments
     }
   }
@@ -43,7 +53,7 @@ void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>*
 }
 
 // An aggregate call bound against the aggregate's input.
-Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, const BindContext& input) {
+Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, std::string text, const BindContext& input) {
   AggregateSpec spec;
   bool desc = false;
   GNOMON_ASSIGN_OR_RETURN(spec.kind, AggregateKindOf(f.name, f.is_star ? 0 : f.children.size(),
@@ -52,7 +62,7 @@ Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, const BindC
     return Status::InvalidArgument(f.name + "(*) is not valid; only count(*)");
   }
   spec.distinct = f.distinct;
-  spec.text = f.ToString();
+  spec.text = std::move(text);
   if (!f.children.empty()) {
     GNOMON_ASSIGN_OR_RETURN(spec.arg, Bind(*f.children[0], input));
   }
@@ -96,7 +106,7 @@ struct SelectBinder::Query {
   std::vector<std::string> item_names;
   std::map<std::string, const ParsedExpression*> aliases;
   std::vector<const ParsedExpression*> group_keys;
-  std::vector<const FunctionExpression*> agg_calls;
+  AggregateCalls agg_calls;
 };
 
 Result<LogicalPtr> SelectBinder::Bind(const SelectNode& node, const Statement& statement) {
@@ -125,7 +135,7 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
 
   q.output.now_ns = options_.now_ns;
   q.output.qualifiers = q.source.qualifiers;
-  if (!q.group_keys.empty() || !q.agg_calls.empty() || node.having) {
+  if (!q.group_keys.empty() || !q.agg_calls.calls.empty() || node.having) {
     GNOMON_ASSIGN_OR_RETURN(current, BindAggregate(node, std::move(current), &q));
   } else {
     q.output.columns = q.source.columns;
@@ -248,8 +258,8 @@ Result<LogicalPtr> SelectBinder::BindWhere(const ParsedExpression& where, Logica
 
 Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPtr input, Query* q) {
   auto agg = std::make_unique<LogicalAggregate>();
-  for (const FunctionExpression* f : q->agg_calls) {
-    GNOMON_ASSIGN_OR_RETURN(auto spec, BindAggregateCall(*f, q->source));
+  for (size_t i = 0; i < q->agg_calls.calls.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(auto spec, BindAggregateCall(*q->agg_calls.calls[i], q->agg_calls.texts[i], q->source));
     agg->aggregates.push_back(std::move(spec));
   }
   std::vector<ValueType> key_types;
@@ -267,8 +277,8 @@ Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPt
   // After aggregation, group keys and aggregate calls are columns, found by their text.
   q->output.columns = current->schema;
   for (size_t i = 0; i < q->group_keys.size(); ++i) q->output.computed[q->group_keys[i]->ToString()] = static_cast<int>(i);
-  for (size_t i = 0; i < q->agg_calls.size(); ++i) {
-    q->output.computed[q->agg_calls[i]->ToString()] = static_cast<int>(q->group_keys.size() + i);
+  for (size_t i = 0; i < q->agg_calls.calls.size(); ++i) {
+    q->output.computed[q->agg_calls.texts[i]] = static_cast<int>(q->group_keys.size() + i);
   }
   if (node.having) {
     auto filter = Over<LogicalFilter>(std::move(current));
