@@ -1,0 +1,1 @@
+SELECT max(u), date_trunc('minute', time) FROM cpu WHERE hostname = 'host_1' AND time >= '2023-06-11T00:01:00Z' GROUP BY date_trunc('minute', time)

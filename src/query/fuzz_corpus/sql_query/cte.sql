@@ -1,0 +1,1 @@
+WITH t AS (SELECT * FROM cpu WHERE region IS NOT NULL) SELECT region, count(*), avg(f), min(s) FROM t GROUP BY region HAVING count(*) > 1 ORDER BY region

@@ -1,0 +1,1 @@
+SELECT extract(epoch FROM age(max(time), min(time))), date_part('dow', min(time)), last(u), first(f), stddev(u), count(DISTINCT s) FROM cpu

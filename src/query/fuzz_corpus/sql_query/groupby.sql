@@ -1,0 +1,1 @@
+SELECT time_bucket('25 seconds', time) b, hostname, sum(u) FROM cpu WHERE u > 5 OR f < 1.5 GROUP BY b, hostname ORDER BY b DESC, hostname LIMIT 7

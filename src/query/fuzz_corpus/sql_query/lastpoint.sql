@@ -1,0 +1,1 @@
+SELECT DISTINCT ON (hostname) hostname, time, u, s FROM cpu ORDER BY hostname, time DESC
