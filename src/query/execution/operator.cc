@@ -10,7 +10,14 @@ Status Operator::Next(Chunk* chunk, bool* done) {
   elapsed_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
                      std::chrono::steady_clock::now() - start)
                      .count();
-  if (s.ok()) rows_out_ += chunk->rows;
+  if (!s.ok()) return s;
+  rows_out_ += chunk->rows;
+  // An empty chunk still has the operator's columns, so that consumers index them freely
+  // (a LIMIT reached or a source drained says so with no columns at all).
+  if (chunk->rows == 0 && chunk->columns.size() != schema_.size()) {
+    chunk->columns.resize(schema_.size());
+    for (size_t c = 0; c < schema_.size(); ++c) InitVector(&chunk->columns[c], schema_[c].type);
+  }
   return s;
 }
 

@@ -46,7 +46,8 @@ class Operator {
  public:
   virtual ~Operator() = default;
   const std::vector<ResultColumn>& schema() const { return schema_; }
-  // Next chunk of output; sets *done (with an empty chunk) at the end.
+  // Next chunk of output; sets *done (with an empty chunk) at the end. A chunk always has one
+  // column per schema entry, an empty one too.
   Status Next(Chunk* chunk, bool* done);
   // One line for EXPLAIN: the operator and what it does ("Filter: usage_user > 90").
   virtual std::string Describe() const = 0;
