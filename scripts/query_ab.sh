@@ -24,14 +24,14 @@ python3 - "$WORK" "$ROUNDS" <<'PY'
 import sys
 work, rounds = sys.argv[1], int(sys.argv[2])
 import statistics
-def best(side, phase):
+def median_of_rounds(side, phase):
     out = {}
     for r in range(1, rounds + 1):
         for line in open(f"{work}/{side}-{r}/{phase}.txt"):
             t, ms = line.split()
             out.setdefault(t, []).append(float(ms))
     return {t: statistics.median(v) for t, v in out.items()}
-of, nf, oc, nc = best("old", "fresh"), best("new", "fresh"), best("old", "flushed"), best("new", "flushed")
+of, nf, oc, nc = median_of_rounds("old", "fresh"), median_of_rounds("new", "fresh"), median_of_rounds("old", "flushed"), median_of_rounds("new", "flushed")
 print(f"{'type':<24} {'old fresh':>10} {'new fresh':>10} {'ratio':>6} {'old flushed':>12} {'new flushed':>12} {'ratio':>6}")
 for t in sorted(of):
     print(f"{t:<24} {of[t]:>10.2f} {nf[t]:>10.2f} {nf[t]/of[t]:>6.2f} {oc[t]:>12.2f} {nc[t]:>12.2f} {nc[t]/oc[t]:>6.2f}")

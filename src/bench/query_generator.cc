@@ -16,8 +16,6 @@ constexpr const char* kTags[10] = {"hostname", "region", "datacenter", "rack", "
                                    "arch", "team", "service", "service_version",
                                    "service_environment"};
 
-std::string Seconds(int64_t nanos) { return Rfc3339Seconds(nanos); }
-
 class Builder {
  public:
   Builder(const QueryGenConfig& c, GoRand* rng) : c_(c), rng_(rng), t_(c.time_column) {}
@@ -41,7 +39,7 @@ class Builder {
   }
 
   std::string Range(const Window& w) const {
-    return t_ + " >= '" + Seconds(w.start) + "' and " + t_ + " < '" + Seconds(w.end) + "'";
+    return t_ + " >= '" + Rfc3339Seconds(w.start) + "' and " + t_ + " < '" + Rfc3339Seconds(w.end) + "'";
   }
 
   static std::string Aggregates(const char* fn, int n, const char* sep) {
@@ -63,7 +61,7 @@ class Builder {
     const std::string bucket = "date_trunc('minute', " + t_ + ")";
     std::string sql = "SELECT " + Aggregates("max", metrics, ", ") + ", " + bucket +
                       " from cpu where " + HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
-    return Make(label, Seconds(w.start), sql);
+    return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
   // cpu-max-all-H (and -32-24, whose label keeps TSBS's "8h0m0s")
@@ -77,7 +75,7 @@ class Builder {
     const std::string bucket = "date_trunc('hour', " + t_ + ")";
     std::string sql = "SELECT " + Aggregates("max", 10, ",") + ", " + bucket + " from cpu where " +
                       HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
-    return Make(label, Seconds(w.start), sql);
+    return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
   Result<GeneratedQuery> DoubleGroupby(int metrics) {
@@ -87,7 +85,7 @@ class Builder {
     const std::string bucket = "date_trunc('hour', " + t_ + ")";
     std::string sql = "SELECT " + Aggregates("avg", metrics, ", ") + ", " + bucket +
                       " from cpu where " + Range(w) + " group by " + bucket + ",hostname";
-    return Make(label, Seconds(w.start), sql);
+    return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
   Result<GeneratedQuery> HighCpu(uint64_t hosts) {
@@ -102,7 +100,7 @@ class Builder {
       label = "Influx CPU over threshold, all hosts";
     }
     std::string sql = "SELECT * from cpu where usage_user > 90.0 " + filter + " and " + Range(w);
-    return Make(label, Seconds(w.start), sql);
+    return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
   Result<GeneratedQuery> Lastpoint() {
@@ -120,9 +118,9 @@ class Builder {
     GNOMON_ASSIGN_OR_RETURN(Window w, RandWindow(kNanosPerHour));
     const std::string bucket = "date_trunc('minute', " + t_ + ")";
     std::string sql = "SELECT max(usage_user), " + bucket + " from cpu WHERE " + t_ + " < '" +
-                      Seconds(w.end) + "' group by " + bucket + " order by " + bucket +
+                      Rfc3339Seconds(w.end) + "' group by " + bucket + " order by " + bucket +
                       " desc limit 5";
-    return Make("Influx max cpu over last 5 min-intervals (random end)", Seconds(w.start), sql);
+    return Make("Influx max cpu over last 5 min-intervals (random end)", Rfc3339Seconds(w.start), sql);
   }
 
   Result<GeneratedQuery> One(const std::string& type) {

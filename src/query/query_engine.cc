@@ -9,7 +9,7 @@
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/query/parser/parser.h"
-#include "src/query/binder/expression_binder.h"
+#include "src/query/binder/select_binder.h"
 #include "src/query/optimizer/storage_pushdown.h"
 #include "src/query/query_compiler.h"
 
@@ -270,28 +270,9 @@ class QueryEngineImpl final : public QueryEngine {
     BindContext ctx;
     ctx.now_ns = now_ns;
     ctx.qualifiers = {d.table_name};
-    std::vector<ScanColumn> columns;
-    for (const auto& c : reader.Info().columns) {
-      ctx.columns.push_back(ResultColumn{c.name, c.type});
-      columns.push_back(ScanColumn{c.kind == storage::ColumnInfo::Kind::kTime  ? ScanColumn::Kind::kTime
-                                   : c.kind == storage::ColumnInfo::Kind::kTag ? ScanColumn::Kind::kTag
-                                                                                : ScanColumn::Kind::kField,
-                                   c.name, c.type});
-    }
-    std::vector<const ParsedExpression*> conjuncts{d.where.get()};
-    std::vector<Predicate> predicates;
-    for (size_t i = 0; i < conjuncts.size(); ++i) {
-      const ParsedExpression* e = conjuncts[i];
-      if (e->expression_class == ExpressionClass::kConjunction &&
-          e->As<ConjunctionExpression>().op == ConjunctionOp::kAnd) {
-        for (const auto& c : e->As<ConjunctionExpression>().children) conjuncts.push_back(c.get());
-        continue;
-      }
-      Predicate p;
-      GNOMON_ASSIGN_OR_RETURN(p.expr, Bind(*e, ctx));
-      p.text = e->ToString();
-      predicates.push_back(std::move(p));
-    }
+    const std::vector<ScanColumn> columns = ScanColumnsOf(reader.Info());
+    for (const ScanColumn& c : columns) ctx.columns.push_back(ResultColumn{c.name, c.type});
+    GNOMON_ASSIGN_OR_RETURN(std::vector<Predicate> predicates, BindConjuncts(*d.where, ctx));
     StoragePushdown push = ExtractStoragePushdown(&predicates, columns, reader);
     if (!predicates.empty()) {
       return Status::InvalidArgument(

@@ -120,32 +120,27 @@ void RunTsbs(bool flushed) {
   EXPECT_EQ(counts.non_empty, counts.compared);
 }
 
-void RunRandom(bool flushed) {
+// `count` queries from one generator stream (`next`: its aggregate/scan or its window queries).
+void RunRandom(bool flushed, const char* what, uint64_t seed, int count,
+               OracleQuery (RandomQueryGenerator::*next)(int)) {
   auto data = Load(flushed);
   ASSERT_NE(data, nullptr);
-  RandomQueryGenerator gen(*data, kRandomSeed);
+  RandomQueryGenerator gen(*data, seed);
   Counts counts;
-  for (int i = 0; i < kRandomQueries; ++i) {
-    OracleQuery q = gen.Next(i);
+  for (int i = 0; i < count; ++i) {
+    OracleQuery q = (gen.*next)(i);
     ASSERT_NO_FATAL_FAILURE(Check(data.get(), q, &counts));
   }
-  std::printf("oracle random (%s): %d queries compared (%d with rows), %d mismatches (%d known bugs)\n",
+  std::printf("oracle %s (%s): %d queries compared (%d with rows), %d mismatches (%d known bugs)\n", what,
               flushed ? "flushed" : "memtable", counts.compared, counts.non_empty, counts.mismatches, counts.known);
-  EXPECT_GT(counts.non_empty, kRandomQueries * 3 / 4);
+  EXPECT_GT(counts.non_empty, count * 3 / 4);
 }
 
+void RunRandom(bool flushed) {
+  RunRandom(flushed, "random", kRandomSeed, kRandomQueries, &RandomQueryGenerator::Next);
+}
 void RunRandomWindows(bool flushed) {
-  auto data = Load(flushed);
-  ASSERT_NE(data, nullptr);
-  RandomQueryGenerator gen(*data, kRandomSeed + 1);
-  Counts counts;
-  for (int i = 0; i < kRandomWindowQueries; ++i) {
-    OracleQuery q = gen.Window(i);
-    ASSERT_NO_FATAL_FAILURE(Check(data.get(), q, &counts));
-  }
-  std::printf("oracle windows (%s): %d queries compared (%d with rows), %d mismatches (%d known bugs)\n",
-              flushed ? "flushed" : "memtable", counts.compared, counts.non_empty, counts.mismatches, counts.known);
-  EXPECT_GT(counts.non_empty, kRandomWindowQueries * 3 / 4);
+  RunRandom(flushed, "windows", kRandomSeed + 1, kRandomWindowQueries, &RandomQueryGenerator::Window);
 }
 
 TEST(SqliteOracle, TsbsDevopsQueriesMemtable) { RunTsbs(false); }

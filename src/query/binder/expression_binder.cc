@@ -375,6 +375,18 @@ Result<BoundExprPtr> Bind(const ParsedExpression& expr, const BindContext& conte
   return binder.Bind(expr);
 }
 
+void CollectCalls(const ParsedExpression& e, bool (*match)(const FunctionExpression&), DistinctCalls* out) {
+  if (e.expression_class == ExpressionClass::kFunction && match(e.As<FunctionExpression>())) {
+    std::string text = e.ToString();
+    if (out->seen.insert(text).second) {
+      out->calls.push_back(&e.As<FunctionExpression>());
+      out->texts.push_back(std::move(text));
+    }
+    return;
+  }
+  e.ForEachChild([&](const ParsedExpression& c) { CollectCalls(c, match, out); });
+}
+
 bool IsAggregateName(const std::string& name) {
   static const char* kNames[] = {"count", "sum", "min", "max", "avg", "mean", "first", "last",
                                  "first_value", "last_value", "arg_max", "arg_min", "argmax",

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "src/base/result.h"
@@ -29,6 +30,16 @@ Result<BoundExprPtr> Bind(const ParsedExpression& expr, const BindContext& conte
 
 // Finds a column by name (case-insensitive when no exact match); -1 if absent.
 int FindColumn(const BindContext& context, const std::string& name);
+
+// The distinct calls of some kind in a query's clauses, in first-use order, with their texts (the
+// key that finds each one's column once it is computed). A matched call is not searched further:
+// a nested one is an error when its arguments are bound.
+struct DistinctCalls {
+  std::vector<const FunctionExpression*> calls;
+  std::vector<std::string> texts;
+  std::unordered_set<std::string> seen;
+};
+void CollectCalls(const ParsedExpression& e, bool (*match)(const FunctionExpression&), DistinctCalls* out);
 
 // True for the names of aggregate functions.
 bool IsAggregateName(const std::string& name);

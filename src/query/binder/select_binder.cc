@@ -1,6 +1,5 @@
 #include "src/query/binder/select_binder.h"
 
-#include <unordered_set>
 
 #include "src/query/binder/expression_binder.h"
 #include "src/query/binder/window_binder.h"
@@ -8,28 +7,7 @@
 namespace gnomon::query {
 namespace {
 
-// The distinct aggregate calls of a query, in first-use order, and their texts (the key that
-// finds them after aggregation).
-struct AggregateCalls {
-  std::vector<const FunctionExpression*> calls;
-  std::vector<std::string> texts;
-  std::unordered_set<std::string> seen;
-};
-
-void CollectAggregates(const ParsedExpression& e, AggregateCalls* out) {
-  if (e.expression_class == ExpressionClass::kFunction) {
-    const auto& f = e.As<FunctionExpression>();
-    if (IsAggregateName(f.name) && !f.window) {
-      std::string text = f.ToString();
-      if (out->seen.insert(text).second) {
-        out->calls.push_back(&f);
-        out->texts.push_back(std::move(text));
-      }
-      return;  // nested aggregates are rejected when binding the arguments
-    }
-  }
-  e.ForEachChild([&](const ParsedExpression& c) { CollectAggregates(c, out); });
-}
+bool IsAggregateCall(const FunctionExpression& f) { return IsAggregateName(f.name) && !f.window; }
 
 bool IsColumnNamed(const ParsedExpression& e, const std::string& name) {
   return e.expression_class == ExpressionClass::kColumnRef &&
@@ -51,6 +29,23 @@ void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>*
   }
   out->push_back(e);
 }
+
+}  // namespace
+
+Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, const BindContext& context) {
+  std::vector<const ParsedExpression*> conjuncts;
+  FlattenAnd(&where, &conjuncts);
+  std::vector<Predicate> predicates;
+  for (const ParsedExpression* c : conjuncts) {
+    Predicate p;
+    GNOMON_ASSIGN_OR_RETURN(p.expr, query::Bind(*c, context));
+    p.text = c->ToString();
+    predicates.push_back(std::move(p));
+  }
+  return predicates;
+}
+
+namespace {
 
 // An aggregate call bound against the aggregate's input.
 Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, std::string text, const BindContext& input) {
@@ -106,7 +101,7 @@ struct SelectBinder::Query {
   std::vector<std::string> item_names;
   std::map<std::string, const ParsedExpression*> aliases;
   std::vector<const ParsedExpression*> group_keys;
-  AggregateCalls agg_calls;
+  DistinctCalls agg_calls;
 };
 
 Result<LogicalPtr> SelectBinder::Bind(const SelectNode& node, const Statement& statement) {
@@ -123,9 +118,9 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
   GNOMON_ASSIGN_OR_RETURN(LogicalPtr current, BindFrom(node, stmt, scope, &q));
   GNOMON_RETURN_IF_ERROR(ExpandSelectList(node, stmt, &q));
   GNOMON_RETURN_IF_ERROR(ResolveGroupKeys(node, &q));
-  for (const ParsedExpression* e : q.items) CollectAggregates(*e, &q.agg_calls);
-  if (node.having) CollectAggregates(*node.having, &q.agg_calls);
-  for (const OrderByItem& o : node.order_by) CollectAggregates(*o.expression, &q.agg_calls);
+  for (const ParsedExpression* e : q.items) CollectCalls(*e, IsAggregateCall, &q.agg_calls);
+  if (node.having) CollectCalls(*node.having, IsAggregateCall, &q.agg_calls);
+  for (const OrderByItem& o : node.order_by) CollectCalls(*o.expression, IsAggregateCall, &q.agg_calls);
   if (node.where && ContainsAggregate(*node.where)) {
     return Status::InvalidArgument("aggregate functions are not allowed in WHERE");
   }
@@ -140,10 +135,10 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
   } else {
     q.output.columns = q.source.columns;
   }
-  std::vector<const FunctionExpression*> window_calls;
-  for (const ParsedExpression* e : q.items) CollectWindowCalls(*e, &window_calls);
-  for (const OrderByItem& o : node.order_by) CollectWindowCalls(*o.expression, &window_calls);
-  if (!window_calls.empty()) {
+  DistinctCalls window_calls;
+  for (const ParsedExpression* e : q.items) CollectCalls(*e, IsWindowCall, &window_calls);
+  for (const OrderByItem& o : node.order_by) CollectCalls(*o.expression, IsWindowCall, &window_calls);
+  if (!window_calls.calls.empty()) {
     GNOMON_ASSIGN_OR_RETURN(current, BindWindows(window_calls, node.windows, std::move(current), &q.output));
   }
   return BindOutput(node, std::move(current), &q);
@@ -187,16 +182,8 @@ Result<LogicalPtr> SelectBinder::BindBaseTable(const std::string& database, cons
   auto get = std::make_unique<LogicalGet>();
   get->reader = std::shared_ptr<storage::TableReader>(std::move(reader));
   get->table = table;
-  for (const storage::ColumnInfo& c : get->reader->Info().columns) {
-    ScanColumn sc;
-    sc.kind = c.kind == storage::ColumnInfo::Kind::kTime  ? ScanColumn::Kind::kTime
-              : c.kind == storage::ColumnInfo::Kind::kTag ? ScanColumn::Kind::kTag
-                                                           : ScanColumn::Kind::kField;
-    sc.name = c.name;
-    sc.type = c.type;
-    get->columns.push_back(sc);
-    get->schema.push_back(ResultColumn{c.name, c.type});
-  }
+  get->columns = ScanColumnsOf(get->reader->Info());
+  for (const ScanColumn& c : get->columns) get->schema.push_back(ResultColumn{c.name, c.type});
   return LogicalPtr(std::move(get));
 }
 
@@ -245,14 +232,7 @@ Status SelectBinder::ResolveGroupKeys(const SelectNode& node, Query* q) {
 
 Result<LogicalPtr> SelectBinder::BindWhere(const ParsedExpression& where, LogicalPtr input, const Query& q) {
   auto filter = Over<LogicalFilter>(std::move(input));
-  std::vector<const ParsedExpression*> conjuncts;
-  FlattenAnd(&where, &conjuncts);
-  for (const ParsedExpression* c : conjuncts) {
-    Predicate p;
-    GNOMON_ASSIGN_OR_RETURN(p.expr, query::Bind(*c, q.source));
-    p.text = c->ToString();
-    filter->predicates.push_back(std::move(p));
-  }
+  GNOMON_ASSIGN_OR_RETURN(filter->predicates, BindConjuncts(where, q.source));
   return LogicalPtr(std::move(filter));
 }
 

@@ -10,6 +10,7 @@
 
 #include "src/base/result.h"
 #include "src/query/access_check.h"
+#include "src/query/binder/expression_binder.h"
 #include "src/query/logical/logical_plan.h"
 #include "src/query/parser/ast.h"
 #include "src/storage/engine.h"
@@ -21,6 +22,9 @@ struct SelectBinderOptions {
   AccessCheck access_check;  // empty: allowed
   int64_t now_ns = 0;
 };
+
+// A WHERE as its AND-ed conjuncts, each bound against `context`, in the order written.
+Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, const BindContext& context);
 
 class SelectBinder {
  public:

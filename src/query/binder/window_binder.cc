@@ -121,10 +121,10 @@ Status CoerceDefault(WindowCall* call) {
   return Status::OK();
 }
 
-Result<WindowCall> BindCall(const FunctionExpression& f, const std::vector<NamedWindow>& windows,
+Result<WindowCall> BindCall(const FunctionExpression& f, std::string text, const std::vector<NamedWindow>& windows,
                             const BindContext& ctx) {
   WindowCall call;
-  call.text = f.ToString();
+  call.text = std::move(text);
   if (f.distinct) return Status::InvalidArgument("DISTINCT is not supported in window functions: " + call.text);
   if (!f.order_by.empty()) return Status::InvalidArgument("ORDER BY inside a window function's arguments is not supported: " + call.text);
   GNOMON_ASSIGN_OR_RETURN(call.kind, WindowKindOf(f.name, f.children.size(), f.is_star));
@@ -163,29 +163,16 @@ Result<WindowCall> BindCall(const FunctionExpression& f, const std::vector<Named
   return call;
 }
 
-void Collect(const ParsedExpression& e, std::vector<const FunctionExpression*>* out) {
-  if (e.expression_class == ExpressionClass::kFunction && e.As<FunctionExpression>().window) {
-    const auto& f = e.As<FunctionExpression>();
-    const std::string text = f.ToString();
-    for (const FunctionExpression* seen : *out) {
-      if (seen->ToString() == text) return;
-    }
-    out->push_back(&f);
-    return;  // a window call inside one is an error when binding its arguments
-  }
-  e.ForEachChild([&](const ParsedExpression& c) { Collect(c, out); });
-}
-
 }  // namespace
 
-void CollectWindowCalls(const ParsedExpression& e, std::vector<const FunctionExpression*>* out) { Collect(e, out); }
+bool IsWindowCall(const FunctionExpression& f) { return f.window != nullptr; }
 
-Result<LogicalPtr> BindWindows(const std::vector<const FunctionExpression*>& calls,
+Result<LogicalPtr> BindWindows(const DistinctCalls& calls,
                                const std::vector<NamedWindow>& windows, LogicalPtr input, BindContext* context) {
   auto node = std::make_unique<LogicalWindow>();
   node->schema = input->schema;
-  for (const FunctionExpression* f : calls) {
-    GNOMON_ASSIGN_OR_RETURN(WindowCall call, BindCall(*f, windows, *context));
+  for (size_t i = 0; i < calls.calls.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(WindowCall call, BindCall(*calls.calls[i], calls.texts[i], windows, *context));
     node->schema.push_back(ResultColumn{call.text, call.result_type});
     node->calls.push_back(std::move(call));
   }

@@ -11,13 +11,13 @@
 
 namespace gnomon::query {
 
-// Appends the window calls in `e` not already in *out (by their text).
-void CollectWindowCalls(const ParsedExpression& e, std::vector<const FunctionExpression*>* out);
+// f(...) OVER (...): what CollectCalls gathers for BindWindows.
+bool IsWindowCall(const FunctionExpression& f);
 
 // A Window node over `input` computing `calls`, bound against *context (the input's columns);
 // afterwards *context describes the node's output, where each call is a computed column.
 // `windows` is the query's WINDOW clause.
-Result<LogicalPtr> BindWindows(const std::vector<const FunctionExpression*>& calls,
+Result<LogicalPtr> BindWindows(const DistinctCalls& calls,
                                const std::vector<NamedWindow>& windows, LogicalPtr input, BindContext* context);
 
 }  // namespace gnomon::query

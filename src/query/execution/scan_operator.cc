@@ -8,8 +8,20 @@
 #include <thread>
 
 #include "src/query/execution/expression_executor.h"
+#include "src/storage/engine.h"
 
 namespace gnomon::query {
+
+std::vector<ScanColumn> ScanColumnsOf(const storage::TableInfo& info) {
+  std::vector<ScanColumn> columns;
+  for (const storage::ColumnInfo& c : info.columns) {
+    const ScanColumn::Kind kind = c.kind == storage::ColumnInfo::Kind::kTime  ? ScanColumn::Kind::kTime
+                                  : c.kind == storage::ColumnInfo::Kind::kTag ? ScanColumn::Kind::kTag
+                                                                               : ScanColumn::Kind::kField;
+    columns.push_back(ScanColumn{kind, c.name, c.type});
+  }
+  return columns;
+}
 
 namespace {
 

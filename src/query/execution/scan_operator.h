@@ -23,6 +23,9 @@ struct ScanColumn {
   ValueType type;
 };
 
+// Every column of a table, in the table's order, as a scan reads them.
+std::vector<ScanColumn> ScanColumnsOf(const storage::TableInfo& info);
+
 class ScanOperator final : public Operator {
  public:
   // `spec.series` lists the series to read (in order); spec.columns is filled from `columns`.

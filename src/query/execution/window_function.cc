@@ -51,6 +51,12 @@ Result<WindowFnKind> WindowKindOf(const std::string& name, size_t nargs, bool st
   return Status::InvalidArgument("function " + name + " is not a window function");
 }
 
+std::string DescribeWindowCalls(const std::vector<WindowCall>& calls) {
+  std::string d = "Window: ";
+  for (size_t i = 0; i < calls.size(); ++i) d += (i ? ", " : "") + calls[i].text;
+  return d;
+}
+
 bool UsesFrame(WindowFnKind kind) {
   switch (kind) {
     case WindowFnKind::kRowNumber:

@@ -52,6 +52,8 @@ struct WindowCall {
 Result<WindowFnKind> WindowKindOf(const std::string& name, size_t nargs, bool star);
 // Ranking and offset functions take no frame; the rest compute over theirs.
 bool UsesFrame(WindowFnKind kind);
+// "Window: f(...) OVER (...), ...": the calls as EXPLAIN shows them, logical and physical alike.
+std::string DescribeWindowCalls(const std::vector<WindowCall>& calls);
 ValueType WindowResultType(WindowFnKind kind, ValueType arg_type);
 
 }  // namespace gnomon::query

@@ -38,11 +38,7 @@ WindowOperator::WindowOperator(OperatorPtr child, std::vector<WindowCall> calls,
   for (const WindowCall& c : calls_) schema_.push_back(ResultColumn{c.text, c.result_type});
 }
 
-std::string WindowOperator::Describe() const {
-  std::string d = "Window: ";
-  for (size_t i = 0; i < calls_.size(); ++i) d += (i ? ", " : "") + calls_[i].text;
-  return d;
-}
+std::string WindowOperator::Describe() const { return DescribeWindowCalls(calls_); }
 
 Status WindowOperator::NextImpl(Chunk* chunk, bool* done) {
   if (!computed_) {

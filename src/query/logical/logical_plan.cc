@@ -63,11 +63,7 @@ std::string LogicalAggregate::Describe() const {
   return d;
 }
 
-std::string LogicalWindow::Describe() const {
-  std::string d = "Window:";
-  for (size_t i = 0; i < calls.size(); ++i) d += (i ? ", " : " ") + calls[i].text;
-  return d;
-}
+std::string LogicalWindow::Describe() const { return DescribeWindowCalls(calls); }
 
 std::string LogicalSort::Describe() const {
   return (top_n >= 0 ? "TopN " + std::to_string(top_n) : std::string("Sort")) + ": " + text;
