@@ -108,6 +108,17 @@ class Binder {
         return out;
       }
       case ExpressionClass::kStar: return Status::InvalidArgument("* is not allowed here");
+      case ExpressionClass::kColumnPosition: {
+        const auto& p = e.As<ColumnPositionExpression>();
+        if (ctx_.grouped) {
+          return Status::InvalidArgument("column \"" + p.name +
+                                         "\" must appear in the GROUP BY clause or be used in an aggregate function");
+        }
+        if (p.index < 0 || p.index >= static_cast<int>(ctx_.columns.size())) {
+          return Status::InvalidArgument("column \"" + p.name + "\" does not exist");
+        }
+        return MakeColumnRef(p.index, ctx_.columns[p.index].type);
+      }
       case ExpressionClass::kSubquery: return Unsupported(e, "a subquery in an expression");
     }
     return Status::Internal("unknown expression class");
@@ -131,14 +142,10 @@ class Binder {
   }
 
   Result<BoundExprPtr> BindColumn(const ColumnRefExpression& c) {
-    if (c.names.size() > 1) {
-      const std::string q = c.table_name();
-      bool known = std::any_of(ctx_.qualifiers.begin(), ctx_.qualifiers.end(),
-                               [&](const std::string& x) { return Lower(x) == Lower(q); });
-      if (!known) return Status::InvalidArgument("missing FROM-clause entry for table \"" + q + "\"");
-    }
-    int idx = FindColumn(ctx_, c.column_name());
-    if (idx >= 0) return MakeColumnRef(idx, ctx_.columns[idx].type);
+    const std::string qualifier = c.names.size() > 1 ? c.table_name() : std::string();
+    Result<int> idx = ResolveColumn(ctx_, qualifier, c.column_name());
+    if (idx.ok()) return MakeColumnRef(*idx, ctx_.columns[*idx].type);
+    if (!idx.status().IsNotFound()) return idx.status();
     // A select-list alias (GROUP BY / ORDER BY may name one).
     if (ctx_.aliases != nullptr && c.names.size() == 1) {
       auto it = ctx_.aliases->find(c.column_name());
@@ -149,7 +156,7 @@ class Binder {
         return r;
       }
     }
-    return Status::InvalidArgument("column \"" + c.column_name() + "\" does not exist");
+    return Status::InvalidArgument(idx.status().message());
   }
 
   Result<BoundExprPtr> BindFunction(const FunctionExpression& f) {
@@ -359,15 +366,58 @@ BoundExprPtr MakeColumnRef(int column, ValueType type) {
   return e;
 }
 
+namespace {
+
+bool QualifiedOnly(const BindContext& context, size_t i) {
+  return i < context.sources.size() && context.sources[i].qualified_only;
+}
+
+// The columns named `name` that `qualifier` allows (exact spelling first, then any case).
+std::vector<int> Candidates(const BindContext& context, const std::string& qualifier, const std::string& name) {
+  std::vector<int> out;
+  for (int pass = 0; pass < 2 && out.empty(); ++pass) {
+    const std::string lower = Lower(name);
+    for (size_t i = 0; i < context.columns.size(); ++i) {
+      const bool same = pass == 0 ? context.columns[i].name == name : Lower(context.columns[i].name) == lower;
+      if (!same) continue;
+      if (qualifier.empty() ? QualifiedOnly(context, i) : !ColumnHasQualifier(context, i, qualifier)) continue;
+      out.push_back(static_cast<int>(i));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool ColumnHasQualifier(const BindContext& context, size_t i, const std::string& qualifier) {
+  const std::vector<std::string>& names =
+      context.sources.empty() ? context.qualifiers
+                              : (i < context.sources.size() ? context.sources[i].qualifiers : std::vector<std::string>{});
+  const std::string q = Lower(qualifier);
+  return std::any_of(names.begin(), names.end(), [&](const std::string& x) { return Lower(x) == q; });
+}
+
 int FindColumn(const BindContext& context, const std::string& name) {
-  for (size_t i = 0; i < context.columns.size(); ++i) {
-    if (context.columns[i].name == name) return static_cast<int>(i);
+  std::vector<int> found = Candidates(context, "", name);
+  return found.empty() ? -1 : found[0];
+}
+
+Result<int> ResolveColumn(const BindContext& context, const std::string& qualifier, const std::string& name) {
+  if (!qualifier.empty()) {
+    bool known = false;
+    for (size_t i = 0; i < std::max(context.columns.size(), size_t{1}) && !known; ++i) {
+      known = ColumnHasQualifier(context, i, qualifier);
+    }
+    if (!known) return Status::InvalidArgument("missing FROM-clause entry for table \"" + qualifier + "\"");
   }
-  std::string lower = Lower(name);
-  for (size_t i = 0; i < context.columns.size(); ++i) {
-    if (Lower(context.columns[i].name) == lower) return static_cast<int>(i);
+  std::vector<int> found = Candidates(context, qualifier, name);
+  const std::string shown = qualifier.empty() ? name : qualifier + "." + name;
+  if (found.empty()) return Status::NotFound("column \"" + shown + "\" does not exist");
+  // One relation may repeat a name (a subquery's SELECT a, a): the first is meant, as before joins.
+  if (found.size() > 1 && !context.sources.empty()) {
+    return Status::InvalidArgument("column reference \"" + shown + "\" is ambiguous");
   }
-  return -1;
+  return found[0];
 }
 
 Result<BoundExprPtr> Bind(const ParsedExpression& expr, const BindContext& context) {

@@ -109,9 +109,14 @@ Result<LogicalPtr> SelectBinder::Bind(const SelectNode& node, const Statement& s
 }
 
 Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Statement& stmt, CteScope scope) {
+  for (const auto& cte : node.ctes) scope[cte.name] = cte.query.get();
+  if (node.set_op != SetOperation::kNone) return BindSetOperation(node, stmt, scope);
+  return BindSelect(node, stmt, scope);
+}
+
+Result<LogicalPtr> SelectBinder::BindSelect(const SelectNode& node, const Statement& stmt, const CteScope& scope) {
   if (!node.into_table.empty()) return Status::InvalidArgument("SELECT ... INTO is not supported");
   if (node.fill) return Status::InvalidArgument("fill() is not supported in SQL; use COALESCE");
-  for (const auto& cte : node.ctes) scope[cte.name] = cte.query.get();
 
   Query q;
   q.source.now_ns = options_.now_ns;
@@ -128,12 +133,15 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
     GNOMON_ASSIGN_OR_RETURN(current, BindWhere(*node.where, std::move(current), q));
   }
 
-  q.output.now_ns = options_.now_ns;
-  q.output.qualifiers = q.source.qualifiers;
   if (!q.group_keys.empty() || !q.agg_calls.calls.empty() || node.having) {
+    q.output.now_ns = options_.now_ns;
+    q.output.qualifiers = q.source.qualifiers;
+    for (const ColumnSource& s : q.source.sources) {
+      q.output.qualifiers.insert(q.output.qualifiers.end(), s.qualifiers.begin(), s.qualifiers.end());
+    }
     GNOMON_ASSIGN_OR_RETURN(current, BindAggregate(node, std::move(current), &q));
   } else {
-    q.output.columns = q.source.columns;
+    q.output = q.source;
   }
   DistinctCalls window_calls;
   for (const ParsedExpression* e : q.items) CollectCalls(*e, IsWindowCall, &window_calls);
@@ -146,34 +154,44 @@ Result<LogicalPtr> SelectBinder::BindQuery(const SelectNode& node, const Stateme
 
 Result<LogicalPtr> SelectBinder::BindFrom(const SelectNode& node, const Statement& stmt, const CteScope& scope,
                                           Query* q) {
-  LogicalPtr source;
   if (!node.from) {
     auto values = std::make_unique<LogicalValues>();
     values->chunk.rows = 1;
     values->description = "Single row";
-    source = std::move(values);
-  } else if (node.from->type == TableRefType::kBaseTable) {
-    const auto& t = node.from->As<BaseTableRef>();
+    return LogicalPtr(std::move(values));
+  }
+  GNOMON_ASSIGN_OR_RETURN(BoundRelation rel, BindTableRef(*node.from, stmt, scope));
+  rel.context.now_ns = options_.now_ns;
+  q->source = std::move(rel.context);
+  return std::move(rel.plan);
+}
+
+Result<SelectBinder::BoundRelation> SelectBinder::BindTableRef(const TableRef& ref, const Statement& stmt,
+                                                               const CteScope& scope) {
+  BoundRelation rel;
+  if (ref.type == TableRefType::kJoin) return BindJoin(ref.As<JoinRef>(), stmt, scope);
+  if (ref.type == TableRefType::kBaseTable) {
+    const auto& t = ref.As<BaseTableRef>();
     auto cte = scope.find(t.table_name);
     if (cte != scope.end() && t.schema_name.empty()) {
       CteScope inner = scope;
       inner.erase(t.table_name);  // a CTE does not see itself
-      GNOMON_ASSIGN_OR_RETURN(source, BindQuery(*cte->second, stmt, inner));
+      GNOMON_ASSIGN_OR_RETURN(rel.plan, BindQuery(*cte->second, stmt, inner));
     } else {
-      GNOMON_ASSIGN_OR_RETURN(source, BindBaseTable(t.schema_name.empty() ? options_.database : t.schema_name,
-                                                    t.table_name));
+      GNOMON_ASSIGN_OR_RETURN(rel.plan, BindBaseTable(t.schema_name.empty() ? options_.database : t.schema_name,
+                                                      t.table_name));
     }
-    q->source.qualifiers = {t.table_name};
-    if (!node.from->alias.empty()) q->source.qualifiers.push_back(node.from->alias);
-  } else if (node.from->type == TableRefType::kSubquery) {
-    const auto& sq = node.from->As<SubqueryRef>();
-    GNOMON_ASSIGN_OR_RETURN(source, BindQuery(*sq.subquery, stmt, scope));
-    q->source.qualifiers = {sq.alias};
+    rel.context.qualifiers = {t.table_name};
+    if (!ref.alias.empty()) rel.context.qualifiers.push_back(ref.alias);
   } else {
-    return Status::InvalidArgument("joins are not supported: " + node.from->ToString());
+    const auto& sq = ref.As<SubqueryRef>();
+    if (sq.lateral) return Status::InvalidArgument("LATERAL subqueries are not supported: " + ref.ToString());
+    GNOMON_ASSIGN_OR_RETURN(rel.plan, BindQuery(*sq.subquery, stmt, scope));
+    rel.context.qualifiers = {sq.alias};
   }
-  q->source.columns = source->schema;
-  return source;
+  rel.context.now_ns = options_.now_ns;
+  rel.context.columns = rel.plan->schema;
+  return rel;
 }
 
 Result<LogicalPtr> SelectBinder::BindBaseTable(const std::string& database, const std::string& table) {
@@ -190,12 +208,7 @@ Result<LogicalPtr> SelectBinder::BindBaseTable(const std::string& database, cons
 Status SelectBinder::ExpandSelectList(const SelectNode& node, const Statement& stmt, Query* q) {
   for (const auto& e : node.select_list) {
     if (e->expression_class == ExpressionClass::kStar) {
-      if (q->source.columns.empty() && !node.from) return Status::InvalidArgument("SELECT * needs a FROM clause");
-      for (const ResultColumn& c : q->source.columns) {
-        q->owned.push_back(std::make_unique<ColumnRefExpression>(std::vector<std::string>{c.name}));
-        q->items.push_back(q->owned.back().get());
-        q->item_names.push_back(c.name);
-      }
+      GNOMON_RETURN_IF_ERROR(ExpandStar(node, e->As<StarExpression>().relation, q));
       continue;
     }
     q->items.push_back(e.get());
@@ -203,6 +216,35 @@ Status SelectBinder::ExpandSelectList(const SelectNode& node, const Statement& s
   }
   for (const auto& e : node.select_list) {
     if (!e->alias.empty()) q->aliases[e->alias] = e.get();
+  }
+  return Status::OK();
+}
+
+// * (every column a bare name finds) or t.* (every column of t). In a join each column is named
+// by its position, since two sides may share a name.
+Status SelectBinder::ExpandStar(const SelectNode& node, const std::string& relation, Query* q) {
+  if (q->source.columns.empty() && !node.from) return Status::InvalidArgument("SELECT * needs a FROM clause");
+  const BindContext& src = q->source;
+  bool any = false;
+  for (size_t i = 0; i < src.columns.size(); ++i) {
+    if (relation.empty() ? (i < src.sources.size() && src.sources[i].qualified_only)
+                         : !ColumnHasQualifier(src, i, relation)) {
+      continue;
+    }
+    any = true;
+    const std::string& name = src.columns[i].name;
+    if (src.sources.empty()) {
+      std::vector<std::string> names{name};
+      if (!relation.empty()) names.insert(names.begin(), relation);
+      q->owned.push_back(std::make_unique<ColumnRefExpression>(std::move(names)));
+    } else {
+      q->owned.push_back(std::make_unique<ColumnPositionExpression>(static_cast<int>(i), name));
+    }
+    q->items.push_back(q->owned.back().get());
+    q->item_names.push_back(name);
+  }
+  if (!relation.empty() && !any && !ColumnHasQualifier(src, 0, relation)) {
+    return Status::InvalidArgument("missing FROM-clause entry for table \"" + relation + "\"");
   }
   return Status::OK();
 }
@@ -256,6 +298,7 @@ Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPt
 
   // After aggregation, group keys and aggregate calls are columns, found by their text.
   q->output.columns = current->schema;
+  q->output.grouped = true;
   for (size_t i = 0; i < q->group_keys.size(); ++i) q->output.computed[q->group_keys[i]->ToString()] = static_cast<int>(i);
   for (size_t i = 0; i < q->agg_calls.calls.size(); ++i) {
     q->output.computed[q->agg_calls.texts[i]] = static_cast<int>(q->group_keys.size() + i);

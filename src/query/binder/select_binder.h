@@ -37,12 +37,26 @@ class SelectBinder {
  private:
   using CteScope = std::map<std::string, const SelectNode*>;
   struct Query;
+  // A FROM item's plan and the names its columns answer to.
+  struct BoundRelation {
+    LogicalPtr plan;
+    BindContext context;
+  };
 
   Result<LogicalPtr> BindQuery(const SelectNode& node, const Statement& statement, CteScope scope);
+  Result<LogicalPtr> BindSelect(const SelectNode& node, const Statement& statement, const CteScope& scope);
   Result<LogicalPtr> BindFrom(const SelectNode& node, const Statement& statement, const CteScope& scope,
                               Query* q);
+  Result<BoundRelation> BindTableRef(const TableRef& ref, const Statement& statement, const CteScope& scope);
+  // join_binder.cc
+  Result<BoundRelation> BindJoin(const JoinRef& join, const Statement& statement, const CteScope& scope);
+  static BoundRelation MergeUsingColumns(BoundRelation joined, const std::vector<std::pair<int, int>>& pairs,
+                                         JoinKind kind);
+  // set_operation_binder.cc
+  Result<LogicalPtr> BindSetOperation(const SelectNode& node, const Statement& statement, const CteScope& scope);
   Result<LogicalPtr> BindBaseTable(const std::string& database, const std::string& table);
   Status ExpandSelectList(const SelectNode& node, const Statement& statement, Query* q);
+  Status ExpandStar(const SelectNode& node, const std::string& relation, Query* q);
   Status ResolveGroupKeys(const SelectNode& node, Query* q);
   Result<LogicalPtr> BindWhere(const ParsedExpression& where, LogicalPtr input, const Query& q);
   Result<LogicalPtr> BindAggregate(const SelectNode& node, LogicalPtr input, Query* q);

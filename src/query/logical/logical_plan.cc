@@ -65,6 +65,15 @@ std::string LogicalAggregate::Describe() const {
 
 std::string LogicalWindow::Describe() const { return DescribeWindowCalls(calls); }
 
+std::string LogicalJoin::Describe() const {
+  std::string d = std::string(asof ? "AsofJoin " : "Join ") + JoinKindName(join_kind);
+  if (null_aware) d += " (null-aware)";
+  if (conditions.empty()) return d + ": cross";
+  return d + ": " + Texts(conditions);
+}
+
+std::string LogicalSetOperation::Describe() const { return SetOperationName(op); }
+
 std::string LogicalSort::Describe() const {
   return (top_n >= 0 ? "TopN " + std::to_string(top_n) : std::string("Sort")) + ": " + text;
 }

@@ -15,8 +15,10 @@
 #include "src/query/execution/aggregate_function.h"
 #include "src/query/execution/basic_operators.h"
 #include "src/query/execution/bucket_aggregate_operator.h"
+#include "src/query/execution/hash_join_operator.h"
 #include "src/query/execution/last_value_aggregate_operator.h"
 #include "src/query/execution/scan_operator.h"
+#include "src/query/execution/set_operation_operator.h"
 #include "src/query/execution/window_function.h"
 #include "src/query/result.h"
 #include "src/storage/engine.h"
@@ -33,6 +35,8 @@ enum class LogicalKind : uint8_t {
   kDistinct,
   kLimit,
   kWindow,    // window functions: the input's columns, then one per call
+  kJoin,      // the left input's columns, then the right's (semi and anti joins: the left's only)
+  kSetOperation,  // UNION / INTERSECT / EXCEPT of two inputs with the same column types
   // Chosen by optimizer rules where storage answers an aggregate over a base table itself.
   kBucketAggregate,  // time buckets and tags from running statistics (optimizer/bucket_aggregate.cc)
   kLastValues,       // last values per tag group from the last-value cache
@@ -174,6 +178,29 @@ struct LogicalLimit final : LogicalNode {
 
   int64_t limit = -1;  // < 0: none
   int64_t offset = 0;
+};
+
+struct LogicalJoin final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kJoin;
+  LogicalJoin() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  JoinKind join_kind = JoinKind::kInner;
+  // ASOF: of the right rows matching the equalities, only the nearest one in time (conditions
+  // hold exactly one comparison of a left and a right expression, which says which way).
+  bool asof = false;
+  // NOT IN: a NULL on either side of the key makes the answer unknown, so the row is dropped.
+  bool null_aware = false;
+  // Over the left columns then the right ones (all must hold; empty for CROSS).
+  std::vector<Predicate> conditions;
+};
+
+struct LogicalSetOperation final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kSetOperation;
+  LogicalSetOperation() : LogicalNode(kKind) {}
+  std::string Describe() const override;
+
+  SetOperationKind op = SetOperationKind::kUnionAll;
 };
 
 struct LogicalBucketAggregate final : LogicalNode {

@@ -1,6 +1,9 @@
 // filter_pushdown: a Filter moves below what does not change which rows it keeps — a Sort, a
 // projection of plain columns (its predicates renumbered onto the projection's input), another
-// Filter (merged) — and into a Get, whose filters the storage pushdown then reads.
+// Filter (merged) — and into a Get, whose filters the storage pushdown then reads. Over a join, a
+// predicate on one side's columns goes to that side where the join kind allows (never to the side
+// whose rows an outer join keeps unmatched), and one over both sides of an inner join becomes a
+// join condition; a join's own conditions on one side go down the same way.
 #include "src/query/logical/column_refs.h"
 #include "src/query/optimizer/optimizer.h"
 #include "src/query/optimizer/rules.h"
@@ -46,6 +49,99 @@ bool PushOnce(LogicalPtr* slot) {
   return true;
 }
 
+enum class Side { kNone, kLeft, kRight, kBoth };
+
+Side SideOf(const BoundExpr& e, size_t left_width) {
+  std::vector<bool> used;
+  MarkColumnRefs(e, &used);
+  bool left = false, right = false;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) (i < left_width ? left : right) = true;
+  }
+  return left && right ? Side::kBoth : (left ? Side::kLeft : (right ? Side::kRight : Side::kNone));
+}
+
+// Adds `p` as a filter over *input (merging into a Filter already there).
+void AddFilter(LogicalPtr* input, Predicate p) {
+  if ((*input)->kind != LogicalKind::kFilter) {
+    auto filter = std::make_unique<LogicalFilter>();
+    filter->schema = (*input)->schema;
+    filter->children.push_back(std::move(*input));
+    *input = std::move(filter);
+  }
+  (*input)->As<LogicalFilter>().predicates.push_back(std::move(p));
+}
+
+// Sends `p`, over the join's left columns then right ones, into the side it reads.
+void SendToSide(LogicalJoin& join, Side side, Predicate p) {
+  const size_t left_width = join.children[0]->schema.size();
+  if (side == Side::kRight) {
+    std::vector<int> mapping(left_width + join.children[1]->schema.size(), 0);
+    for (size_t i = left_width; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i - left_width);
+    RemapColumnRefs(p.expr.get(), mapping);
+  }
+  AddFilter(&join.children[side == Side::kLeft ? 0 : 1], std::move(p));
+}
+
+// Which sides' rows a predicate may filter before the join without changing its answer: a
+// WHERE above the join (`above`) or the join's own ON.
+bool MayFilterSide(JoinKind kind, Side side, bool above) {
+  const bool left = side == Side::kLeft;
+  switch (kind) {
+    case JoinKind::kInner: return true;
+    case JoinKind::kLeft: return above ? left : !left;   // ON filters the right's matches only
+    case JoinKind::kRight: return above ? !left : left;
+    case JoinKind::kFull: return false;
+    case JoinKind::kSemi: return true;
+    case JoinKind::kAnti: return above ? left : !left;
+  }
+  return false;
+}
+
+// The join's ON conditions that read one side only go into that side.
+bool PushJoinConditions(LogicalJoin& join) {
+  if (join.asof) return false;  // the ASOF pairing needs every candidate row
+  const size_t left_width = join.children[0]->schema.size();
+  bool changed = false;
+  std::vector<Predicate> keep;
+  for (Predicate& p : join.conditions) {
+    const Side side = SideOf(*p.expr, left_width);
+    if ((side == Side::kLeft || side == Side::kRight) && MayFilterSide(join.join_kind, side, false)) {
+      SendToSide(join, side, std::move(p));
+      changed = true;
+    } else {
+      keep.push_back(std::move(p));
+    }
+  }
+  join.conditions = std::move(keep);
+  return changed;
+}
+
+// A Filter over a join: its predicates go to a side, into the join (inner), or stay above.
+bool PushFilterIntoJoin(LogicalPtr* slot) {
+  auto& filter = (*slot)->As<LogicalFilter>();
+  auto& join = filter.children[0]->As<LogicalJoin>();
+  if (join.asof) return false;
+  const size_t left_width = join.children[0]->schema.size();
+  bool changed = false;
+  std::vector<Predicate> keep;
+  for (Predicate& p : filter.predicates) {
+    const Side side = SideOf(*p.expr, left_width);
+    if ((side == Side::kLeft || side == Side::kRight) && MayFilterSide(join.join_kind, side, true)) {
+      SendToSide(join, side, std::move(p));
+      changed = true;
+    } else if (side == Side::kBoth && join.join_kind == JoinKind::kInner) {
+      join.conditions.push_back(std::move(p));
+      changed = true;
+    } else {
+      keep.push_back(std::move(p));
+    }
+  }
+  filter.predicates = std::move(keep);
+  if (filter.predicates.empty()) *slot = std::move(filter.children[0]);
+  return changed;
+}
+
 // Pushes the filter at *slot as far as it goes; the filter ends in the subtree of *slot.
 bool Push(LogicalPtr* slot) {
   bool changed = false;
@@ -61,6 +157,10 @@ bool Push(LogicalPtr* slot) {
 bool Visit(LogicalPtr* slot) {
   bool changed = false;
   if ((*slot)->kind == LogicalKind::kFilter) changed = Push(slot);
+  if ((*slot)->kind == LogicalKind::kFilter && (*slot)->children[0]->kind == LogicalKind::kJoin) {
+    changed = PushFilterIntoJoin(slot) || changed;
+  }
+  if ((*slot)->kind == LogicalKind::kJoin) changed = PushJoinConditions((*slot)->As<LogicalJoin>()) || changed;
   for (LogicalPtr& c : (*slot)->children) changed = Visit(&c) || changed;
   return changed;
 }

@@ -203,6 +203,33 @@ TEST_F(OptimizerTest, TagPresenceIsASeriesSet) {
   EXPECT_TRUE(Query("SELECT hostname FROM cpu WHERE region IS NULL").empty());
 }
 
+// WHERE over an inner join: one-sided predicates reach each side's Get (and storage), the
+// predicate over both becomes the join's condition; only the columns read are scanned.
+TEST_F(OptimizerTest, JoinFiltersReachEachSide) {
+  Optimized o = Optimize("SELECT a.u, b.f FROM cpu a, cpu b WHERE a.hostname = b.hostname AND a.time = b.time "
+                         "AND a.hostname = 'host_1' AND b.u > 150");
+  EXPECT_TRUE(o.Fired("filter_pushdown"));
+  EXPECT_NE(o.plan.find("Join Inner: a.hostname = b.hostname AND a.time = b.time"), std::string::npos)
+      << o.plan;
+  EXPECT_NE(o.plan.find("hostname in 1 values"), std::string::npos) << o.plan;
+  EXPECT_NE(o.plan.find("filter: b.u > 150"), std::string::npos) << o.plan;
+  EXPECT_EQ(o.plan.find("Filter:"), std::string::npos) << o.plan;  // nothing left above the join
+  EXPECT_EQ(Query("SELECT count(*) FROM cpu a, cpu b WHERE a.hostname = b.hostname AND a.time = b.time "
+                  "AND a.hostname = 'host_1' AND b.u > 105"),
+            (Rows{{"24"}}));
+}
+
+// Over a LEFT JOIN a predicate on the right side stays above (it drops the unmatched rows), and
+// one in ON on the left side stays in the join (it only decides matches).
+TEST_F(OptimizerTest, OuterJoinsKeepTheirPreservedSide) {
+  Optimized o = Optimize("SELECT a.u FROM cpu a LEFT JOIN cpu b ON a.hostname = b.hostname AND a.u > 100 "
+                         "AND b.u > 300 WHERE b.f IS NULL AND a.region = 'eu'");
+  EXPECT_NE(o.plan.find("Filter: b.f IS NULL"), std::string::npos) << o.plan;
+  EXPECT_NE(o.plan.find("Join Left: a.hostname = b.hostname AND a.u > 100"), std::string::npos) << o.plan;
+  EXPECT_NE(o.plan.find("filter: b.u > 300"), std::string::npos) << o.plan;
+  EXPECT_NE(o.plan.find("region in 1 values"), std::string::npos) << o.plan;
+}
+
 TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
   std::vector<std::string> names;
   for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);

@@ -11,6 +11,31 @@ namespace {
 
 std::vector<bool> All(size_t n) { return std::vector<bool>(n, true); }
 
+std::vector<int> Prune(LogicalNode* node, std::vector<bool> required, bool* changed);
+
+// Each side keeps what is read above and what the conditions read.
+std::vector<int> PruneJoin(LogicalJoin& join, std::vector<bool> required, bool* changed) {
+  const size_t left_width = join.children[0]->schema.size();
+  const size_t width = left_width + join.children[1]->schema.size();
+  const size_t output_width = join.schema.size();
+  required.resize(width, false);
+  for (const Predicate& p : join.conditions) MarkColumnRefs(*p.expr, &required);
+  std::vector<int> left = Prune(join.children[0].get(), std::vector<bool>(required.begin(), required.begin() + left_width),
+                                changed);
+  std::vector<int> right = Prune(join.children[1].get(), std::vector<bool>(required.begin() + left_width, required.end()),
+                                 changed);
+  const int kept_left = static_cast<int>(join.children[0]->schema.size());
+  std::vector<int> mapping = left;
+  for (int r : right) mapping.push_back(r < 0 ? -1 : kept_left + r);
+  for (Predicate& p : join.conditions) RemapColumnRefs(p.expr.get(), mapping);
+  join.schema = join.children[0]->schema;
+  if (output_width > left_width) {
+    join.schema.insert(join.schema.end(), join.children[1]->schema.begin(), join.children[1]->schema.end());
+  }
+  mapping.resize(output_width);
+  return mapping;
+}
+
 // `required[i]`: output column i is read above. Returns old output index -> new (-1: dropped).
 std::vector<int> Prune(LogicalNode* node, std::vector<bool> required, bool* changed) {
   const size_t width = node->schema.size();
@@ -109,6 +134,7 @@ std::vector<int> Prune(LogicalNode* node, std::vector<bool> required, bool* chan
       node->schema = std::move(schema);
       return mapping;
     }
+    case LogicalKind::kJoin: return PruneJoin(node->As<LogicalJoin>(), std::move(required), changed);
     default:
       for (LogicalPtr& c : node->children) Prune(c.get(), All(c->schema.size()), changed);
       break;

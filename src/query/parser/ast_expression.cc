@@ -271,6 +271,12 @@ ExprPtr ColumnRefExpression::Copy() const {
   return FinishCopy(std::make_unique<ColumnRefExpression>(names));
 }
 
+std::string ColumnPositionExpression::ToString() const { return QuoteIdentifier(name); }
+
+ExprPtr ColumnPositionExpression::Copy() const {
+  return FinishCopy(std::make_unique<ColumnPositionExpression>(index, name));
+}
+
 std::string StarExpression::ToString() const {
   return relation.empty() ? "*" : QuoteIdentifier(relation) + ".*";
 }

@@ -41,6 +41,7 @@ enum class ExpressionClass : uint8_t {
   kCase,
   kCast,
   kSubquery,     // (SELECT ...) as a scalar, or EXISTS (SELECT ...)
+  kColumnPosition,  // never parsed: the binder's expansion of * over a join (by position)
 };
 
 class ParsedExpression;
@@ -130,6 +131,20 @@ class ColumnRefExpression : public ParsedExpression {
   ExprPtr Copy() const override;
 
   std::vector<std::string> names;
+};
+
+// Column `index` of the FROM relation. `SELECT *` over a join expands to these, since the two
+// sides may share a column name; prints as the name.
+class ColumnPositionExpression : public ParsedExpression {
+ public:
+  static constexpr ExpressionClass kClass = ExpressionClass::kColumnPosition;
+  ColumnPositionExpression(int i, std::string n) : ParsedExpression(kClass), index(i), name(std::move(n)) {}
+
+  std::string ToString() const override;
+  ExprPtr Copy() const override;
+
+  int index;
+  std::string name;
 };
 
 class StarExpression : public ParsedExpression {

@@ -63,7 +63,9 @@ std::unique_ptr<TableRef> SubqueryRef::Copy() const {
 std::string JoinRef::ToString() const {
   static constexpr const char* kJoin[] = {" INNER JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
                                           " FULL JOIN ", " CROSS JOIN "};
-  std::string out = left->ToString() + kJoin[static_cast<int>(join_type)] + right->ToString();
+  std::string op = kJoin[static_cast<int>(join_type)];
+  if (asof) op = " ASOF" + op.substr(join_type == JoinType::kInner ? 6 : 0);
+  std::string out = left->ToString() + op + right->ToString();
   if (condition) out += " ON " + condition->ToString();
   if (!using_columns.empty()) {
     out += " USING (";
@@ -85,6 +87,7 @@ std::unique_ptr<TableRef> JoinRef::Copy() const {
   t->right = right->Copy();
   if (condition) t->condition = condition->Copy();
   t->using_columns = using_columns;
+  t->asof = asof;
   return t;
 }
 
@@ -100,6 +103,7 @@ std::string SelectNode::ToString() const {
     }
     out += ' ';
   }
+  if (set_op != SetOperation::kNone) return out + SetOperationToString();
   out += "SELECT ";
   if (!distinct_on.empty()) {
     out += "DISTINCT ON (" + JoinList(distinct_on, false) + ") ";
@@ -148,7 +152,24 @@ std::unique_ptr<SelectNode> SelectNode::Copy() const {
   n->limit = limit;
   n->offset = offset;
   n->span = span;
+  n->set_op = set_op;
+  n->set_all = set_all;
+  if (set_left) n->set_left = set_left->Copy();
+  if (set_right) n->set_right = set_right->Copy();
   return n;
+}
+
+std::string SelectNode::SetOperationToString() const {
+  static constexpr const char* kOps[] = {"", " UNION ", " INTERSECT ", " EXCEPT "};
+  std::string out = "(" + set_left->ToString() + ")" + kOps[static_cast<int>(set_op)] +
+                    (set_all ? "ALL " : "") + "(" + set_right->ToString() + ")";
+  if (!order_by.empty()) {
+    out += " ORDER BY ";
+    for (size_t i = 0; i < order_by.size(); ++i) out += (i > 0 ? ", " : "") + order_by[i].ToString();
+  }
+  if (limit) out += " LIMIT " + std::to_string(*limit);
+  if (offset) out += " OFFSET " + std::to_string(*offset);
+  return out;
 }
 
 }  // namespace gnomon::query

@@ -26,6 +26,9 @@ struct NamedWindow {
   std::unique_ptr<WindowSpec> spec;
 };
 
+// UNION / INTERSECT / EXCEPT of two queries (SelectNode::set_op).
+enum class SetOperation : uint8_t { kNone, kUnion, kIntersect, kExcept };
+
 class SelectNode {
  public:
   SelectNode() = default;
@@ -50,6 +53,15 @@ class SelectNode {
   std::optional<int64_t> limit;             // LIMIT n (n >= 0); LIMIT ALL leaves it empty
   std::optional<int64_t> offset;
   SourceSpan span;
+
+  // A set operation: `set_left <op> [ALL] set_right`. Such a node uses only ctes, the two
+  // operands, order_by, limit and offset (which apply to the combined rows).
+  SetOperation set_op = SetOperation::kNone;
+  bool set_all = false;
+  std::unique_ptr<SelectNode> set_left, set_right;
+
+ private:
+  std::string SetOperationToString() const;
 };
 
 }  // namespace gnomon::query

@@ -67,8 +67,8 @@ class SubqueryRef : public TableRef {
 
 enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross };
 
-// left JOIN right ON condition / USING (columns). Parsed so that clients' queries produce an AST
-// and a precise "not supported" from the binder rather than a syntax error.
+// left JOIN right ON condition / USING (columns). `asof`: ASOF [LEFT] JOIN, whose ON holds
+// equalities and one inequality between the two sides' times (the nearest row on one side).
 class JoinRef : public TableRef {
  public:
   static constexpr TableRefType kType = TableRefType::kJoin;
@@ -82,6 +82,7 @@ class JoinRef : public TableRef {
   std::unique_ptr<TableRef> right;
   ExprPtr condition;                       // ON; null for CROSS and USING
   std::vector<std::string> using_columns;  // USING (a, b)
+  bool asof = false;
 };
 
 }  // namespace gnomon::query

@@ -84,12 +84,9 @@ TEST(ParserErrorTest, LexerErrors) {
 }
 
 TEST(ParserErrorTest, UnsupportedConstructsAreNamed) {
-  EXPECT_EQ(ErrorOf("SELECT * FROM a, b"),
-            "syntax error at line 1, column 16 near \",\": comma-separated FROM items (implicit "
-            "cross joins) are not supported; use JOIN ... ON");
-  EXPECT_EQ(ErrorOf("SELECT 1 UNION SELECT 2"),
-            "syntax error at line 1, column 10 near \"UNION\": set operations (UNION, INTERSECT, "
-            "EXCEPT) are not supported");
+  EXPECT_EQ(ErrorOf("SELECT 1 LIMIT 1 UNION SELECT 2"),
+            "syntax error at line 1, column 18 near \"UNION\": ORDER BY and LIMIT go after the last operand of a "
+            "set operation; parenthesise an operand to order or limit it alone");
   EXPECT_EQ(ErrorOf("WITH RECURSIVE t AS (SELECT 1) SELECT 1"),
             "syntax error at line 1, column 6 near \"RECURSIVE\": WITH RECURSIVE is not supported");
   EXPECT_EQ(ErrorOf("WITH a AS (SELECT 1), a AS (SELECT 2) SELECT 1"),

@@ -43,7 +43,11 @@ class Parser {
 
   // ---- SELECT (parser_select.cc)
   Result<std::unique_ptr<SelectNode>> ParseSelect();
-  Status ParseWith(SelectNode* node);
+  Result<std::unique_ptr<SelectNode>> ParseSetExpression();
+  Result<std::unique_ptr<SelectNode>> ParseIntersection();
+  Result<std::unique_ptr<SelectNode>> ParseSetOperand();
+  Result<std::unique_ptr<SelectNode>> ParseSelectCore();
+  Status ParseWith(std::vector<CommonTableExpression>* ctes);
   Status ParseSelectList(SelectNode* node);
   Result<ExprPtr> ParseSelectItem();
   Status ParseAlias(std::string* alias);
@@ -57,7 +61,12 @@ class Parser {
   bool AtSelectStartAfterParen() const {  // ( SELECT or ( WITH
     return PeekIs(TokenType::kLParen) && (PeekKeyword("SELECT", 1) || PeekKeyword("WITH", 1));
   }
-  Status RejectSetOperation() const;
+  // One or more ( before SELECT or WITH: a parenthesised query where no expression can stand.
+  bool AtParenthesisedQuery() const {
+    size_t i = 0;
+    while (PeekIs(TokenType::kLParen, i)) ++i;
+    return i > 0 && (PeekKeyword("SELECT", i) || PeekKeyword("WITH", i));
+  }
 
   // ---- Expressions (parser_expression.cc)
   Result<ExprPtr> ParseExpression();

@@ -6,22 +6,96 @@
 
 namespace gnomon::query::internal {
 
-bool Parser::AtSelectStart() const { return PeekKeyword("SELECT") || PeekKeyword("WITH"); }
-
-Status Parser::RejectSetOperation() const {
-  if (PeekKeyword("UNION") || PeekKeyword("INTERSECT") || PeekKeyword("EXCEPT")) {
-    return ErrorAt(Peek(), "set operations (UNION, INTERSECT, EXCEPT) are not supported");
-  }
-  return Status::OK();
+bool Parser::AtSelectStart() const {
+  return PeekKeyword("SELECT") || PeekKeyword("WITH") || AtParenthesisedQuery();
 }
 
+namespace {
+
+// SELECT * FROM (node): lets an outer WITH, ORDER BY or LIMIT apply over a parenthesised query
+// that has its own.
+std::unique_ptr<SelectNode> WrapInSelectStar(std::unique_ptr<SelectNode> node) {
+  auto outer = std::make_unique<SelectNode>();
+  outer->select_list.push_back(std::make_unique<StarExpression>());
+  auto from = std::make_unique<SubqueryRef>();
+  from->subquery = std::move(node);
+  outer->from = std::move(from);
+  return outer;
+}
+
+}  // namespace
+
+// [WITH ...] a set expression, then ORDER BY / LIMIT / OFFSET for the whole of it.
 Result<std::unique_ptr<SelectNode>> Parser::ParseSelect() {
   NestingGuard guard(this);
   GNOMON_RETURN_IF_ERROR(guard.status());
   const size_t begin = start();
   const size_t cte_scope = cte_names_.size();
+  std::vector<CommonTableExpression> ctes;
+  if (PeekKeyword("WITH")) GNOMON_RETURN_IF_ERROR(ParseWith(&ctes));
+  GNOMON_ASSIGN_OR_RETURN(std::unique_ptr<SelectNode> node, ParseSetExpression());
+  const bool outer_tail = PeekKeyword("ORDER") || PeekKeyword("LIMIT") || PeekKeyword("OFFSET");
+  const bool own_tail = !node->order_by.empty() || node->limit || node->offset;
+  if ((outer_tail && own_tail) || (!ctes.empty() && !node->ctes.empty())) node = WrapInSelectStar(std::move(node));
+  if (PeekKeyword("ORDER")) {
+    Advance();
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("BY"));
+    GNOMON_ASSIGN_OR_RETURN(node->order_by, ParseOrderByList());
+  }
+  GNOMON_RETURN_IF_ERROR(ParseLimitOffset(node.get()));
+  if (PeekKeyword("WINDOW")) return ErrorAt(Peek(), "the WINDOW clause goes before ORDER BY and LIMIT");
+  if (PeekKeyword("UNION") || PeekKeyword("INTERSECT") || PeekKeyword("EXCEPT")) {
+    return ErrorAt(Peek(), "ORDER BY and LIMIT go after the last operand of a set operation; "
+                           "parenthesise an operand to order or limit it alone");
+  }
+  for (CommonTableExpression& c : ctes) node->ctes.push_back(std::move(c));
+  cte_names_.resize(cte_scope);
+  node->span = SourceSpan{begin, prev_end_ - begin};
+  return node;
+}
+
+// operand { UNION|EXCEPT [ALL|DISTINCT] operand }, INTERSECT binding tighter (the SQL standard).
+Result<std::unique_ptr<SelectNode>> Parser::ParseSetExpression() {
+  GNOMON_ASSIGN_OR_RETURN(std::unique_ptr<SelectNode> left, ParseIntersection());
+  while (PeekKeyword("UNION") || PeekKeyword("EXCEPT")) {
+    auto node = std::make_unique<SelectNode>();
+    node->set_op = PeekKeyword("UNION") ? SetOperation::kUnion : SetOperation::kExcept;
+    Advance();
+    node->set_all = ConsumeKeyword("ALL");
+    if (!node->set_all) ConsumeKeyword("DISTINCT");
+    node->set_left = std::move(left);
+    GNOMON_ASSIGN_OR_RETURN(node->set_right, ParseIntersection());
+    left = std::move(node);
+  }
+  return left;
+}
+
+Result<std::unique_ptr<SelectNode>> Parser::ParseIntersection() {
+  GNOMON_ASSIGN_OR_RETURN(std::unique_ptr<SelectNode> left, ParseSetOperand());
+  while (PeekKeyword("INTERSECT")) {
+    Advance();
+    auto node = std::make_unique<SelectNode>();
+    node->set_op = SetOperation::kIntersect;
+    node->set_all = ConsumeKeyword("ALL");
+    if (!node->set_all) ConsumeKeyword("DISTINCT");
+    node->set_left = std::move(left);
+    GNOMON_ASSIGN_OR_RETURN(node->set_right, ParseSetOperand());
+    left = std::move(node);
+  }
+  return left;
+}
+
+// (query) or one SELECT ... [WINDOW ...] without ORDER BY / LIMIT.
+Result<std::unique_ptr<SelectNode>> Parser::ParseSetOperand() {
+  if (AtParenthesisedQuery()) return ParseSubqueryBody();
+  return ParseSelectCore();
+}
+
+Result<std::unique_ptr<SelectNode>> Parser::ParseSelectCore() {
+  NestingGuard guard(this);
+  GNOMON_RETURN_IF_ERROR(guard.status());
+  const size_t begin = start();
   auto node = std::make_unique<SelectNode>();
-  if (PeekKeyword("WITH")) GNOMON_RETURN_IF_ERROR(ParseWith(node.get()));
   GNOMON_RETURN_IF_ERROR(ExpectKeyword("SELECT"));
   if (ConsumeKeyword("DISTINCT")) {
     node->distinct = true;
@@ -48,16 +122,6 @@ Result<std::unique_ptr<SelectNode>> Parser::ParseSelect() {
     GNOMON_ASSIGN_OR_RETURN(node->having, ParseExpression());
   }
   if (ConsumeKeyword("WINDOW")) GNOMON_RETURN_IF_ERROR(ParseWindowClause(node.get()));
-  GNOMON_RETURN_IF_ERROR(RejectSetOperation());
-  if (PeekKeyword("ORDER")) {
-    Advance();
-    GNOMON_RETURN_IF_ERROR(ExpectKeyword("BY"));
-    GNOMON_ASSIGN_OR_RETURN(node->order_by, ParseOrderByList());
-  }
-  GNOMON_RETURN_IF_ERROR(ParseLimitOffset(node.get()));
-  GNOMON_RETURN_IF_ERROR(RejectSetOperation());
-  if (PeekKeyword("WINDOW")) return ErrorAt(Peek(), "the WINDOW clause goes before ORDER BY and LIMIT");
-  cte_names_.resize(cte_scope);
   node->span = SourceSpan{begin, prev_end_ - begin};
   return node;
 }
@@ -81,14 +145,14 @@ Status Parser::ParseWindowClause(SelectNode* node) {
   return Status::OK();
 }
 
-Status Parser::ParseWith(SelectNode* node) {
+Status Parser::ParseWith(std::vector<CommonTableExpression>* ctes) {
   Advance();  // WITH
   if (PeekKeyword("RECURSIVE")) return ErrorAt(Peek(), "WITH RECURSIVE is not supported");
   do {
     const size_t begin = start();
     CommonTableExpression cte;
     GNOMON_ASSIGN_OR_RETURN(cte.name, ParseIdentifier("CTE name"));
-    for (const CommonTableExpression& other : node->ctes) {
+    for (const CommonTableExpression& other : *ctes) {
       if (other.name == cte.name) {
         return SyntaxError(sql_, begin, sql_.substr(begin, prev_end_ - begin),
                            "CTE name \"" + cte.name + "\" specified more than once");
@@ -107,7 +171,7 @@ Status Parser::ParseWith(SelectNode* node) {
     cte.span = SourceSpan{begin, prev_end_ - begin};
     // Visible to the CTEs after it and to the query body, not to itself.
     cte_names_.push_back(cte.name);
-    node->ctes.push_back(std::move(cte));
+    ctes->push_back(std::move(cte));
   } while (Consume(TokenType::kComma));
   return Status::OK();
 }
@@ -163,7 +227,8 @@ Status Parser::ParseAlias(std::string* alias) {
   const Token& t = Peek();
   if (t.type == TokenType::kQuotedIdentifier) {
     *alias = Advance().text;
-  } else if (t.type == TokenType::kIdentifier && !IsReservedKeyword(t.text)) {
+  } else if (t.type == TokenType::kIdentifier && !IsReservedKeyword(t.text) &&
+             !(PeekKeyword("ASOF") && (PeekKeyword("JOIN", 1) || PeekKeyword("LEFT", 1)))) {
     implicit_alias_token_ = pos_;
     *alias = FoldIdentifier(Advance().text);
   }
@@ -174,13 +239,14 @@ Result<std::unique_ptr<TableRef>> Parser::ParseFrom() {
   const size_t begin = start();
   GNOMON_ASSIGN_OR_RETURN(std::unique_ptr<TableRef> left, ParseTablePrimary());
   while (true) {
-    if (PeekIs(TokenType::kComma)) {
-      return ErrorAt(Peek(),
-                     "comma-separated FROM items (implicit cross joins) are not supported; "
-                     "use JOIN ... ON");
-    }
     JoinType type;
-    if (ConsumeKeyword("JOIN")) {
+    const bool asof = PeekKeyword("ASOF") && (PeekKeyword("JOIN", 1) || PeekKeyword("LEFT", 1));
+    if (asof) {
+      Advance();
+      type = ConsumeKeyword("LEFT") ? JoinType::kLeft : JoinType::kInner;
+      ConsumeKeyword("OUTER");
+      GNOMON_RETURN_IF_ERROR(ExpectKeyword("JOIN"));
+    } else if (ConsumeKeyword("JOIN")) {
       type = JoinType::kInner;
     } else if (ConsumeKeyword("INNER")) {
       type = JoinType::kInner;
@@ -195,6 +261,8 @@ Result<std::unique_ptr<TableRef>> Parser::ParseFrom() {
     } else if (ConsumeKeyword("CROSS")) {
       type = JoinType::kCross;
       GNOMON_RETURN_IF_ERROR(ExpectKeyword("JOIN"));
+    } else if (Consume(TokenType::kComma)) {
+      type = JoinType::kCross;  // FROM a, b: a cross join (WHERE's equalities become its keys)
     } else if (PeekKeyword("NATURAL")) {
       return ErrorAt(Peek(), "NATURAL JOIN is not supported");
     } else {
@@ -202,11 +270,14 @@ Result<std::unique_ptr<TableRef>> Parser::ParseFrom() {
     }
     auto join = std::make_unique<JoinRef>();
     join->join_type = type;
+    join->asof = asof;
     join->left = std::move(left);
     GNOMON_ASSIGN_OR_RETURN(join->right, ParseTablePrimary());
     if (type != JoinType::kCross) {
       if (ConsumeKeyword("ON")) {
         GNOMON_ASSIGN_OR_RETURN(join->condition, ParseExpression());
+      } else if (asof) {
+        return ErrorExpected("ON after ASOF JOIN (equal keys AND one time comparison)");
       } else if (ConsumeKeyword("USING")) {
         GNOMON_RETURN_IF_ERROR(Expect(TokenType::kLParen, "'(' after USING"));
         do {
@@ -229,7 +300,7 @@ Result<std::unique_ptr<TableRef>> Parser::ParseTablePrimary() {
   const bool lateral = ConsumeKeyword("LATERAL");
   std::unique_ptr<TableRef> ref;
   if (PeekIs(TokenType::kLParen)) {
-    if (!AtSelectStartAfterParen()) return ErrorAt(Peek(1), "expected SELECT or WITH");
+    if (!AtParenthesisedQuery()) return ErrorAt(Peek(1), "expected SELECT or WITH");
     auto subquery = std::make_unique<SubqueryRef>();
     subquery->lateral = lateral;
     GNOMON_ASSIGN_OR_RETURN(subquery->subquery, ParseSubqueryBody());

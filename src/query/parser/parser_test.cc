@@ -217,6 +217,28 @@ TEST(ParserTest, Joins) {
                       "WHERE c.tags_id = t.id ORDER BY time DESC LIMIT 1) AS b ON true"),
             "SELECT * FROM tags AS t INNER JOIN LATERAL (SELECT * FROM cpu AS c "
             "WHERE c.tags_id = t.id ORDER BY time DESC LIMIT 1) AS b ON TRUE");
+  EXPECT_EQ(Normalize("SELECT * FROM t asof JOIN q ON t.s = q.s AND t.time >= q.time"),
+            "SELECT * FROM t ASOF JOIN q ON t.s = q.s AND t.time >= q.time");
+  EXPECT_EQ(Normalize("SELECT * FROM t ASOF LEFT OUTER JOIN q ON t.time >= q.time"),
+            "SELECT * FROM t ASOF LEFT JOIN q ON t.time >= q.time");
+  // `asof` is still a name where no JOIN follows.
+  EXPECT_EQ(Normalize("SELECT asof FROM t asof"), "SELECT asof FROM t AS asof");
+  EXPECT_EQ(Normalize("SELECT * FROM a, b WHERE a.x = b.x"), "SELECT * FROM a CROSS JOIN b WHERE a.x = b.x");
+}
+
+TEST(ParserTest, SetOperations) {
+  EXPECT_EQ(Normalize("SELECT 1 UNION ALL SELECT 2 ORDER BY 1 LIMIT 3"),
+            "(SELECT 1) UNION ALL (SELECT 2) ORDER BY 1 LIMIT 3");
+  // INTERSECT binds tighter than UNION and EXCEPT, which go left to right.
+  EXPECT_EQ(Normalize("SELECT 1 UNION SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4"),
+            "((SELECT 1) UNION ((SELECT 2) INTERSECT (SELECT 3))) EXCEPT (SELECT 4)");
+  EXPECT_EQ(Normalize("(SELECT a FROM t ORDER BY a LIMIT 1) UNION DISTINCT (SELECT b FROM u)"),
+            "(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u)");
+  // An outer ORDER BY over a parenthesised query with its own wraps it.
+  EXPECT_EQ(Normalize("(SELECT a FROM t ORDER BY a LIMIT 2) ORDER BY a DESC"),
+            "SELECT * FROM (SELECT a FROM t ORDER BY a LIMIT 2) ORDER BY a DESC");
+  EXPECT_EQ(Normalize("WITH w AS (SELECT 1 AS a) SELECT a FROM w UNION SELECT a FROM w"),
+            "WITH w AS (SELECT 1 AS a) (SELECT a FROM w) UNION (SELECT a FROM w)");
 }
 
 TEST(ParserTest, InfluxQlFlavouredPieces) {

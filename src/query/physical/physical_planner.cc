@@ -4,6 +4,7 @@
 #include "src/query/execution/last_point_operator.h"
 #include "src/query/execution/window_operator.h"
 #include "src/query/logical/column_refs.h"
+#include "src/query/physical/join_planner.h"
 
 namespace gnomon::query {
 namespace {
@@ -60,6 +61,19 @@ class PhysicalPlanner {
                                                             ctx_, threads_);
         if (b.newest_buckets > 0) op->SetNewestBuckets(b.newest_buckets);
         return OperatorPtr(std::move(op));
+      }
+      case LogicalKind::kJoin: {
+        auto& j = node->As<LogicalJoin>();
+        GNOMON_ASSIGN_OR_RETURN(HashJoinSpec spec, PlanJoinSpec(&j));
+        GNOMON_ASSIGN_OR_RETURN(auto left, Plan(j.children[0].get()));
+        GNOMON_ASSIGN_OR_RETURN(auto right, Plan(j.children[1].get()));
+        return OperatorPtr(std::make_unique<HashJoinOperator>(std::move(left), std::move(right), std::move(spec), ctx_));
+      }
+      case LogicalKind::kSetOperation: {
+        auto& u = node->As<LogicalSetOperation>();
+        GNOMON_ASSIGN_OR_RETURN(auto left, Plan(u.children[0].get()));
+        GNOMON_ASSIGN_OR_RETURN(auto right, Plan(u.children[1].get()));
+        return OperatorPtr(std::make_unique<SetOperationOperator>(std::move(left), std::move(right), u.op, ctx_));
       }
       case LogicalKind::kLastValues: {
         auto& l = node->As<LogicalLastValues>();

@@ -1,0 +1,130 @@
+#include "src/query/physical/join_planner.h"
+
+#include "src/query/logical/cardinality.h"
+#include "src/query/logical/column_refs.h"
+
+namespace gnomon::query {
+namespace {
+
+enum class Side { kNone, kLeft, kRight, kBoth };
+
+Side SideOf(const BoundExpr& e, size_t left_width) {
+  std::vector<bool> used;
+  MarkColumnRefs(e, &used);
+  bool left = false, right = false;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) continue;
+    (i < left_width ? left : right) = true;
+  }
+  if (left && right) return Side::kBoth;
+  return left ? Side::kLeft : (right ? Side::kRight : Side::kNone);
+}
+
+BinaryOp Flip(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kGreater: return BinaryOp::kLess;
+    case BinaryOp::kGreaterEqual: return BinaryOp::kLessEqual;
+    case BinaryOp::kLess: return BinaryOp::kGreater;
+    case BinaryOp::kLessEqual: return BinaryOp::kGreaterEqual;
+    default: return op;
+  }
+}
+
+bool IsI64(ValueType t) { return t == ValueType::kInt64 || t == ValueType::kTimestamp; }
+bool IsNumber(ValueType t) { return IsI64(t) || t == ValueType::kUInt64 || t == ValueType::kFloat64; }
+
+BoundExprPtr CastTo(BoundExprPtr e, ValueType type) {
+  if (e->type == type) return e;
+  auto cast = std::make_unique<BoundExpr>();
+  cast->kind = BoundKind::kCast;
+  cast->type = type;
+  cast->children.push_back(std::move(e));
+  return cast;
+}
+
+// Whether values of the two types can hash alike (after MakeComparable).
+bool Comparable(ValueType x, ValueType y) {
+  if (x == ValueType::kNull || y == ValueType::kNull) return false;
+  return x == y || (IsI64(x) && IsI64(y)) || (IsNumber(x) && IsNumber(y));
+}
+
+void MakeComparable(BoundExprPtr* a, BoundExprPtr* b) {
+  const ValueType x = (*a)->type, y = (*b)->type;
+  if (x == y || (IsI64(x) && IsI64(y))) return;
+  *a = CastTo(std::move(*a), ValueType::kFloat64);
+  *b = CastTo(std::move(*b), ValueType::kFloat64);
+}
+
+// Renumbers an expression over the right side's columns (which follow the left's).
+void ToRightColumns(BoundExpr* e, size_t left_width, size_t width) {
+  std::vector<int> mapping(width, 0);
+  for (size_t i = left_width; i < width; ++i) mapping[i] = static_cast<int>(i - left_width);
+  RemapColumnRefs(e, mapping);
+}
+
+BoundExprPtr And(std::vector<BoundExprPtr> parts) {
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1) return std::move(parts[0]);
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kAnd;
+  e->type = ValueType::kBool;
+  e->children = std::move(parts);
+  return e;
+}
+
+}  // namespace
+
+Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join) {
+  HashJoinSpec spec;
+  spec.kind = join->join_kind;
+  spec.asof = join->asof;
+  spec.null_aware = join->null_aware;
+  const size_t left_width = join->children[0]->schema.size();
+  const size_t width = left_width + join->children[1]->schema.size();
+  std::vector<BoundExprPtr> residual;
+  for (Predicate& p : join->conditions) {
+    spec.text += (spec.text.empty() ? "" : " AND ") + p.text;
+    BoundExpr& e = *p.expr;
+    const bool comparison = e.kind == BoundKind::kCompare && e.children.size() == 2;
+    Side a = comparison ? SideOf(*e.children[0], left_width) : Side::kBoth;
+    Side b = comparison ? SideOf(*e.children[1], left_width) : Side::kBoth;
+    const bool splits = (a == Side::kLeft && b == Side::kRight) || (a == Side::kRight && b == Side::kLeft);
+    if (!splits || (e.op != BinaryOp::kEqual && !spec.asof) ||
+        !Comparable(e.children[0]->type, e.children[1]->type)) {
+      if (spec.asof && splits && e.op != BinaryOp::kEqual) {
+        return Status::InvalidArgument("an ASOF JOIN compares two times or numbers: " + p.text);
+      }
+      residual.push_back(std::move(p.expr));
+      continue;
+    }
+    BoundExprPtr l = std::move(e.children[a == Side::kLeft ? 0 : 1]);
+    BoundExprPtr r = std::move(e.children[a == Side::kLeft ? 1 : 0]);
+    const BinaryOp op = a == Side::kLeft ? e.op : Flip(e.op);
+    ToRightColumns(r.get(), left_width, width);
+    MakeComparable(&l, &r);
+    if (op != BinaryOp::kEqual) {  // the ASOF comparison
+      spec.left_time = std::move(l);
+      spec.right_time = std::move(r);
+      spec.asof_op = op;
+      continue;
+    }
+    spec.left_keys.push_back(std::move(l));
+    spec.right_keys.push_back(std::move(r));
+  }
+  if (spec.asof && !residual.empty()) {
+    return Status::InvalidArgument("an ASOF JOIN condition is equalities between the two sides AND one time "
+                                   "comparison: " + spec.text);
+  }
+  if (spec.null_aware && (!residual.empty() || spec.left_keys.size() != 1)) {
+    return Status::Internal("NOT IN planned with a condition other than one equality");
+  }
+  spec.residual = And(std::move(residual));
+  join->conditions.clear();
+  const bool either_side = spec.kind == JoinKind::kInner || spec.kind == JoinKind::kLeft ||
+                           spec.kind == JoinKind::kRight || spec.kind == JoinKind::kFull;
+  spec.build_left = either_side && !spec.asof &&
+                    EstimateRows(*join->children[0]) < EstimateRows(*join->children[1]);
+  return spec;
+}
+
+}  // namespace gnomon::query
