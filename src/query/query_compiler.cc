@@ -12,6 +12,13 @@ Result<CompiledQuery> CompileSelect(storage::Engine* engine, const CompileOption
   bind.database = options.database;
   bind.access_check = options.access_check;
   bind.now_ns = options.now_ns;
+  bind.run_plan = [ctx, threads = options.threads](LogicalPtr plan) -> Result<Chunk> {
+    Optimize(&plan, nullptr);
+    GNOMON_ASSIGN_OR_RETURN(OperatorPtr root, PlanPhysical(std::move(plan), ctx, threads));
+    Chunk rows;
+    GNOMON_RETURN_IF_ERROR(DrainAll(root.get(), &rows, ctx));
+    return rows;
+  };
   SelectBinder binder(engine, std::move(bind));
   GNOMON_ASSIGN_OR_RETURN(LogicalPtr plan, binder.Bind(node, statement));
   CompiledQuery out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "src/query/execution/basic_operators.h"
 #include "src/query/function/scalar_functions.h"
 #include "src/query/parser/interval.h"
 #include "src/query/parser/time_literal.h"
@@ -119,7 +120,7 @@ class Binder {
         }
         return MakeColumnRef(p.index, ctx_.columns[p.index].type);
       }
-      case ExpressionClass::kSubquery: return Unsupported(e, "a subquery in an expression");
+      case ExpressionClass::kSubquery: return BindSubquery(e.As<SubqueryExpression>());
     }
     return Status::Internal("unknown expression class");
   }
@@ -278,11 +279,25 @@ class Binder {
     return out;
   }
 
-  Result<BoundExprPtr> BindIn(const InExpression& in) {
-    if (in.subquery) {
-      return Status::InvalidArgument("IN (SELECT ...) is not supported; list the values: " +
-                                     in.ToString());
+  Result<Chunk> RunSubquery(const SelectNode& subquery, const ParsedExpression& e) {
+    if (ctx_.subqueries == nullptr) return Unsupported(e, "a subquery here");
+    return ctx_.subqueries->Run(subquery);
+  }
+
+  // An uncorrelated (SELECT ...) or EXISTS (SELECT ...), run once: its answer is a constant.
+  Result<BoundExprPtr> BindSubquery(const SubqueryExpression& s) {
+    GNOMON_ASSIGN_OR_RETURN(Chunk rows, RunSubquery(*s.subquery, s));
+    if (s.kind == SubqueryKind::kExists) return MakeConstant(Value::Bool(rows.rows > 0));
+    if (rows.columns.size() != 1) return Status::InvalidArgument("subquery must return only one column: " + s.ToString());
+    if (rows.rows > 1) {
+      return Status::InvalidArgument("more than one row returned by a subquery used as an expression: " + s.ToString());
     }
+    BoundExprPtr out = MakeConstant(rows.rows == 0 ? Value::Null() : GetValue(rows.columns[0], 0));
+    out->type = rows.columns[0].type;
+    return out;
+  }
+
+  Result<BoundExprPtr> BindIn(const InExpression& in) {
     auto out = std::make_unique<BoundExpr>();
     out->kind = BoundKind::kInList;
     out->type = ValueType::kBool;
@@ -290,6 +305,21 @@ class Binder {
     GNOMON_ASSIGN_OR_RETURN(auto operand, Bind(*in.operand));
     bool ts = operand->type == ValueType::kTimestamp;
     out->children.push_back(std::move(operand));
+    if (in.subquery) {  // uncorrelated: its values as the list
+      GNOMON_ASSIGN_OR_RETURN(Chunk rows, RunSubquery(*in.subquery, in));
+      if (rows.columns.size() != 1) return Status::InvalidArgument("subquery has too many columns: " + in.ToString());
+      std::unordered_set<std::string> seen;  // each value once
+      std::string key;
+      for (size_t r = 0; r < rows.rows; ++r) {
+        key.clear();
+        AppendRowKeyOf(rows, r, {0}, &key);
+        if (!seen.insert(key).second) continue;
+        BoundExprPtr b = MakeConstant(GetValue(rows.columns[0], r));
+        if (ts) GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(b.get()));
+        out->children.push_back(std::move(b));
+      }
+      return out;
+    }
     for (const auto& item : in.list) {
       GNOMON_ASSIGN_OR_RETURN(auto b, Bind(*item));
       if (ts) GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(b.get()));

@@ -8,6 +8,7 @@
 
 #include "src/base/result.h"
 #include "src/query/binder/bound_expression.h"
+#include "src/query/execution/value.h"
 #include "src/query/result.h"
 
 namespace gnomon::query {
@@ -18,6 +19,14 @@ struct ColumnSource {
   // Found only by a qualified name: each side's own copy of a USING column (the merged one
   // answers the bare name).
   bool qualified_only = false;
+};
+
+// Runs an uncorrelated subquery for the expression binder, which puts its answer in as
+// constants: a scalar, EXISTS's boolean, IN's list (SelectBinder provides it).
+class SubqueryRunner {
+ public:
+  virtual ~SubqueryRunner() = default;
+  virtual Result<Chunk> Run(const SelectNode& subquery) const = 0;
 };
 
 struct BindContext {
@@ -37,6 +46,7 @@ struct BindContext {
   // Select-list aliases usable here (GROUP BY / ORDER BY): alias -> parsed expression.
   const std::map<std::string, const ParsedExpression*>* aliases = nullptr;
   int64_t now_ns = 0;
+  const SubqueryRunner* subqueries = nullptr;  // null: subqueries are not allowed here
 };
 
 // Resolves `expr`. Errors name what is unknown ("column \"x\" does not exist") or wrong.

@@ -93,16 +93,6 @@ std::unique_ptr<T> Over(LogicalPtr input) {
 
 }  // namespace
 
-struct SelectBinder::Query {
-  BindContext source;  // the FROM relation's columns and the names it may be qualified with
-  BindContext output;  // what the select list binds against (the aggregate's output, if any)
-  std::vector<ExprPtr> owned;  // select items made by expanding *
-  std::vector<const ParsedExpression*> items;
-  std::vector<std::string> item_names;
-  std::map<std::string, const ParsedExpression*> aliases;
-  std::vector<const ParsedExpression*> group_keys;
-  DistinctCalls agg_calls;
-};
 
 Result<LogicalPtr> SelectBinder::Bind(const SelectNode& node, const Statement& statement) {
   return BindQuery(node, statement, {});
@@ -121,6 +111,8 @@ Result<LogicalPtr> SelectBinder::BindSelect(const SelectNode& node, const Statem
   Query q;
   q.source.now_ns = options_.now_ns;
   GNOMON_ASSIGN_OR_RETURN(LogicalPtr current, BindFrom(node, stmt, scope, &q));
+  Runner runner(this, &stmt, &scope);
+  q.source.subqueries = &runner;
   GNOMON_RETURN_IF_ERROR(ExpandSelectList(node, stmt, &q));
   GNOMON_RETURN_IF_ERROR(ResolveGroupKeys(node, &q));
   for (const ParsedExpression* e : q.items) CollectCalls(*e, IsAggregateCall, &q.agg_calls);
@@ -129,12 +121,15 @@ Result<LogicalPtr> SelectBinder::BindSelect(const SelectNode& node, const Statem
   if (node.where && ContainsAggregate(*node.where)) {
     return Status::InvalidArgument("aggregate functions are not allowed in WHERE");
   }
-  if (node.where) {
-    GNOMON_ASSIGN_OR_RETURN(current, BindWhere(*node.where, std::move(current), q));
+  std::vector<const ParsedExpression*> where;
+  GNOMON_RETURN_IF_ERROR(BindSubqueries(node, stmt, scope, &current, &q, &where));
+  if (!where.empty()) {
+    GNOMON_ASSIGN_OR_RETURN(current, BindWhere(where, std::move(current), q));
   }
 
   if (!q.group_keys.empty() || !q.agg_calls.calls.empty() || node.having) {
     q.output.now_ns = options_.now_ns;
+    q.output.subqueries = &runner;
     q.output.qualifiers = q.source.qualifiers;
     for (const ColumnSource& s : q.source.sources) {
       q.output.qualifiers.insert(q.output.qualifiers.end(), s.qualifiers.begin(), s.qualifiers.end());
@@ -272,9 +267,13 @@ Status SelectBinder::ResolveGroupKeys(const SelectNode& node, Query* q) {
   return Status::OK();
 }
 
-Result<LogicalPtr> SelectBinder::BindWhere(const ParsedExpression& where, LogicalPtr input, const Query& q) {
+Result<LogicalPtr> SelectBinder::BindWhere(const std::vector<const ParsedExpression*>& conjuncts, LogicalPtr input,
+                                           const Query& q) {
   auto filter = Over<LogicalFilter>(std::move(input));
-  GNOMON_ASSIGN_OR_RETURN(filter->predicates, BindConjuncts(where, q.source));
+  for (const ParsedExpression* c : conjuncts) {
+    GNOMON_ASSIGN_OR_RETURN(std::vector<Predicate> p, BindConjuncts(*c, q.source));
+    for (Predicate& x : p) filter->predicates.push_back(std::move(x));
+  }
   return LogicalPtr(std::move(filter));
 }
 

@@ -5,8 +5,11 @@
 // Distinct, Limit. It chooses nothing about storage: that is the optimizer's work.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "src/base/result.h"
 #include "src/query/access_check.h"
@@ -21,6 +24,9 @@ struct SelectBinderOptions {
   std::string database;
   AccessCheck access_check;  // empty: allowed
   int64_t now_ns = 0;
+  // Optimizes and runs a plan to its rows: uncorrelated subqueries run while binding. Empty:
+  // subqueries in expressions are refused.
+  std::function<Result<Chunk>(LogicalPtr)> run_plan;
 };
 
 // A WHERE as its AND-ed conjuncts, each bound against `context`, in the order written.
@@ -36,7 +42,17 @@ class SelectBinder {
 
  private:
   using CteScope = std::map<std::string, const SelectNode*>;
-  struct Query;
+  // One SELECT's binding state.
+  struct Query {
+    BindContext source;  // the FROM relation's columns and the names it may be qualified with
+    BindContext output;  // what the select list binds against (the aggregate's output, if any)
+    std::vector<ExprPtr> owned;  // select items made by expanding *
+    std::vector<const ParsedExpression*> items;
+    std::vector<std::string> item_names;
+    std::map<std::string, const ParsedExpression*> aliases;
+    std::vector<const ParsedExpression*> group_keys;
+    DistinctCalls agg_calls;
+  };
   // A FROM item's plan and the names its columns answer to.
   struct BoundRelation {
     LogicalPtr plan;
@@ -54,16 +70,53 @@ class SelectBinder {
                                          JoinKind kind);
   // set_operation_binder.cc
   Result<LogicalPtr> BindSetOperation(const SelectNode& node, const Statement& statement, const CteScope& scope);
+  // subquery_binder.cc
+  class Runner;
+  // A correlated subquery's WHERE: its own conjuncts, and inner_keys[i] = outer_keys[i].
+  struct Correlation {
+    std::vector<const ParsedExpression*> local, inner_keys, outer_keys;
+  };
+  Result<Chunk> RunUncorrelated(const SelectNode& subquery, const Statement& statement, const CteScope& scope);
+  Result<std::optional<Correlation>> FindCorrelation(const SelectNode& subquery, const Statement& statement,
+                                                     const CteScope& scope, const BindContext& outer);
+  static std::unique_ptr<SelectNode> Decorrelated(const SelectNode& subquery, const Correlation& c, bool keep_items,
+                                                  bool group_by_keys);
+  Result<LogicalPtr> JoinSubquery(LogicalPtr outer, const BindContext& outer_context, LogicalPtr inner, JoinKind kind,
+                                  const std::vector<const ParsedExpression*>& outer_keys,
+                                  const ParsedExpression* in_operand);
+  Result<bool> BindSubqueryConjunct(const ParsedExpression& e, const Statement& statement, const CteScope& scope,
+                                    LogicalPtr* current, Query* q);
+  Status BindCorrelatedScalar(const SubqueryExpression& e, const Statement& statement, const CteScope& scope,
+                              LogicalPtr* current, Query* q);
+  Status BindSubqueries(const SelectNode& node, const Statement& statement, const CteScope& scope,
+                        LogicalPtr* current, Query* q, std::vector<const ParsedExpression*>* remaining);
   Result<LogicalPtr> BindBaseTable(const std::string& database, const std::string& table);
   Status ExpandSelectList(const SelectNode& node, const Statement& statement, Query* q);
   Status ExpandStar(const SelectNode& node, const std::string& relation, Query* q);
   Status ResolveGroupKeys(const SelectNode& node, Query* q);
-  Result<LogicalPtr> BindWhere(const ParsedExpression& where, LogicalPtr input, const Query& q);
+  Result<LogicalPtr> BindWhere(const std::vector<const ParsedExpression*>& conjuncts, LogicalPtr input,
+                               const Query& q);
   Result<LogicalPtr> BindAggregate(const SelectNode& node, LogicalPtr input, Query* q);
   Result<LogicalPtr> BindOutput(const SelectNode& node, LogicalPtr input, Query* q);
 
   storage::Engine* engine_;
   SelectBinderOptions options_;
+  std::unordered_map<const SelectNode*, Chunk> subquery_results_;  // uncorrelated, run once
+};
+
+// Runs the uncorrelated subqueries of one SELECT (in its CTE scope) for the expression binder.
+class SelectBinder::Runner final : public SubqueryRunner {
+ public:
+  Runner(SelectBinder* binder, const Statement* stmt, const CteScope* scope)
+      : binder_(binder), stmt_(stmt), scope_(scope) {}
+  Result<Chunk> Run(const SelectNode& subquery) const override {
+    return binder_->RunUncorrelated(subquery, *stmt_, *scope_);
+  }
+
+ private:
+  SelectBinder* binder_;
+  const Statement* stmt_;
+  const CteScope* scope_;
 };
 
 }  // namespace gnomon::query
