@@ -40,6 +40,8 @@ class RandomQueryGenerator {
   OracleQuery Next(int index);
   // A window-function query (oracle_window_queries.cc).
   OracleQuery Window(int index);
+  // A join, subquery or set-operation query (oracle_join_queries.cc).
+  OracleQuery JoinQuery(int index);
 
  private:
   int Uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }

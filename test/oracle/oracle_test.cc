@@ -5,6 +5,7 @@
 // bugs are listed in kKnownBugs with a reason: they are counted and printed, not fatal.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@ namespace {
 constexpr int kInstancesPerType = 4;
 constexpr int kRandomQueries = 300;
 constexpr int kRandomWindowQueries = 200;
+constexpr int kRandomJoinQueries = 200;
 constexpr uint64_t kRandomSeed = 20230611;
 
 // Known engine bugs the oracle trips over: query name -> reason. Keep the query; fix the engine.
@@ -46,8 +48,16 @@ struct Counts {
 
 // Runs one query on both engines and compares; records a failure unless it is a known bug.
 void Check(OracleData* data, const OracleQuery& q, Counts* counts) {
+  const bool verbose = std::getenv("ORACLE_VERBOSE") != nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
   auto g = data->RunGnomon(q.gnomon_sql, q.now_ns);
+  const auto t1 = std::chrono::steady_clock::now();
   auto s = data->RunSqlite(q.sqlite_sql);
+  if (verbose) {
+    auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    std::printf("%s: gnomon %.1f ms, sqlite %.1f ms\n", q.name.c_str(), ms(t1 - t0),
+                ms(std::chrono::steady_clock::now() - t1));
+  }
   ASSERT_TRUE(s.ok()) << q.name << ": " << s.status().ToString();
   counts->compared++;
   std::string diff;
@@ -143,12 +153,18 @@ void RunRandomWindows(bool flushed) {
   RunRandom(flushed, "windows", kRandomSeed + 1, kRandomWindowQueries, &RandomQueryGenerator::Window);
 }
 
+void RunRandomJoins(bool flushed) {
+  RunRandom(flushed, "joins", kRandomSeed + 2, kRandomJoinQueries, &RandomQueryGenerator::JoinQuery);
+}
+
 TEST(SqliteOracle, TsbsDevopsQueriesMemtable) { RunTsbs(false); }
 TEST(SqliteOracle, TsbsDevopsQueriesFlushed) { RunTsbs(true); }
 TEST(SqliteOracle, RandomQueriesMemtable) { RunRandom(false); }
 TEST(SqliteOracle, RandomQueriesFlushed) { RunRandom(true); }
 TEST(SqliteOracle, RandomWindowQueriesMemtable) { RunRandomWindows(false); }
 TEST(SqliteOracle, RandomWindowQueriesFlushed) { RunRandomWindows(true); }
+TEST(SqliteOracle, RandomJoinQueriesMemtable) { RunRandomJoins(false); }
+TEST(SqliteOracle, RandomJoinQueriesFlushed) { RunRandomJoins(true); }
 
 // The harness itself: the translator and the comparison must be able to fail.
 TEST(SqliteOracle, HarnessDetectsDifferences) {
