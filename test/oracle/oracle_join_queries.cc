@@ -2,7 +2,7 @@
 // Gnomon and for SQLite (3.39+ has RIGHT and FULL joins). Shapes: joins of per-tag aggregates
 // (every join kind, equality and inequality conditions), row-level self-joins on host and a time
 // shift, [NOT] IN and [NOT] EXISTS subqueries (uncorrelated and correlated), correlated scalar
-// aggregates, and UNION / INTERSECT / EXCEPT [ALL] of tag values. Answers are compared as sets
+// aggregates, LATERAL top-n per host, and UNION / INTERSECT / EXCEPT [ALL] of tag values. Answers are compared as sets
 // unless the query orders them totally.
 #include "test/oracle/oracle_queries.h"
 
@@ -39,7 +39,7 @@ OracleQuery RandomQueryGenerator::JoinQuery(int index) {
     if (Chance(field)) FieldFilter(&g, &s);
     return g;
   };
-  const int shape = Uniform(0, 6);
+  const int shape = Uniform(0, 7);
   std::string sql, sqlite;
   if (shape <= 1) {
     // Two per-key aggregates joined on the key (or compared, shape 1).
@@ -105,6 +105,21 @@ OracleQuery RandomQueryGenerator::JoinQuery(int index) {
     sqlite = "SELECT c.hostname, count(*) AS n FROM cpu c JOIN (SELECT hostname AS h, region AS r, " + agg + "(" + f +
              ") AS m FROM cpu GROUP BY hostname" + (by_region ? ", region" : "") + ") d ON d.h = c.hostname" +
              (by_region ? " AND d.r = c.region" : "") + " WHERE c." + f + " = d.m GROUP BY c.hostname";
+  } else if (shape == 7) {
+    // LATERAL: each host's newest n rows over a threshold; SQLite numbers the rows itself.
+    std::vector<std::string> g, unused;
+    TagFilter(&g, &unused);
+    const std::string f = Pick(fields);
+    const std::string n = std::to_string(Uniform(1, 5));
+    const std::string cut = std::to_string(Uniform(0, 90));
+    const std::string hosts = "(SELECT DISTINCT hostname FROM cpu WHERE " + g[0] + ") h";
+    sql = "SELECT h.hostname, l.time, l." + f + " FROM " + hosts + " " + (Chance(0.5) ? "LEFT " : "") +
+          "JOIN LATERAL (SELECT time, " + f + " FROM cpu c WHERE c.hostname = h.hostname AND " + f + " > " + cut +
+          " ORDER BY time DESC LIMIT " + n + ") l ON true";
+    const bool left = sql.find("LEFT JOIN") != std::string::npos;
+    sqlite = "SELECT h.hostname, l.time, l." + f + " FROM " + hosts + (left ? " LEFT" : "") + " JOIN (SELECT hostname AS hh, time, " +
+             f + " FROM (SELECT hostname, time, " + f + ", row_number() OVER (PARTITION BY hostname ORDER BY time DESC) AS rn "
+             "FROM cpu WHERE " + f + " > " + cut + ") WHERE rn <= " + n + ") l ON l.hh = h.hostname";
   } else {
     // A set operation over tag values.
     const std::string k = Pick(kKeys);

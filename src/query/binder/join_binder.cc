@@ -89,22 +89,28 @@ Status CheckAsofConditions(const LogicalJoin& join, size_t left_width) {
 Result<SelectBinder::BoundRelation> SelectBinder::BindJoin(const JoinRef& join, const Statement& stmt,
                                                            const CteScope& scope) {
   GNOMON_ASSIGN_OR_RETURN(BoundRelation left, BindTableRef(*join.left, stmt, scope));
-  GNOMON_ASSIGN_OR_RETURN(BoundRelation right, BindTableRef(*join.right, stmt, scope));
   ToSources(&left.context);
-  ToSources(&right.context);
   const int left_width = static_cast<int>(left.context.columns.size());
-  BindContext both = Concatenate(left.context, right.context);
-
   auto node = std::make_unique<LogicalJoin>();
   node->join_kind = KindOf(join.join_type);
   node->asof = join.asof;
+  BoundRelation right;
+  const bool lateral = join.right->type == TableRefType::kSubquery && join.right->As<SubqueryRef>().lateral;
+  if (lateral) {
+    GNOMON_ASSIGN_OR_RETURN(right, BindLateral(join.right->As<SubqueryRef>(), stmt, scope, left.context, node.get()));
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(right, BindTableRef(*join.right, stmt, scope));
+  }
+  ToSources(&right.context);
+  BindContext both = Concatenate(left.context, right.context);
   node->schema = both.columns;
   std::vector<std::pair<int, int>> using_pairs;  // (left column, right column within both)
   if (join.condition) {
     if (ContainsAggregate(*join.condition)) {
       return Status::InvalidArgument("aggregate functions are not allowed in JOIN conditions");
     }
-    GNOMON_ASSIGN_OR_RETURN(node->conditions, BindConjuncts(*join.condition, both));
+    GNOMON_ASSIGN_OR_RETURN(std::vector<Predicate> on, BindConjuncts(*join.condition, both));
+    for (Predicate& p : on) node->conditions.push_back(std::move(p));
   }
   for (const std::string& name : join.using_columns) {
     GNOMON_ASSIGN_OR_RETURN(int l, UsingColumn(left.context, name, "left"));
@@ -179,6 +185,88 @@ SelectBinder::BoundRelation SelectBinder::MergeUsingColumns(BoundRelation joined
   context.columns = project->schema;
   project->children.push_back(std::move(joined.plan));
   return BoundRelation{std::move(project), std::move(context)};
+}
+
+// LATERAL (SELECT ... WHERE inner = outer AND local [ORDER BY o] [LIMIT n [OFFSET m]]): the
+// subquery runs once for all outer rows, returning its inner keys first, and with a LIMIT its
+// rows are numbered per key (row_number() OVER (PARTITION BY keys ORDER BY o)) so that only each
+// key's first n are kept; the keys' equalities go into the join's conditions (`join`). An
+// uncorrelated LATERAL subquery is an ordinary one.
+Result<SelectBinder::BoundRelation> SelectBinder::BindLateral(const SubqueryRef& ref, const Statement& stmt,
+                                                              const CteScope& scope, const BindContext& outer,
+                                                              LogicalJoin* join) {
+  const SelectNode& sub = *ref.subquery;
+  GNOMON_ASSIGN_OR_RETURN(std::optional<Correlation> c, FindCorrelation(sub, stmt, scope, outer));
+  BoundRelation rel;
+  if (!c) {
+    GNOMON_ASSIGN_OR_RETURN(rel.plan, BindQuery(sub, stmt, scope));
+    rel.context.qualifiers = {ref.alias};
+  } else {
+    bool aggregates = !sub.group_by.empty() || sub.having;
+    for (const ExprPtr& e : sub.select_list) aggregates = aggregates || ContainsAggregate(*e);
+    if (aggregates || sub.distinct) {
+      return Status::InvalidArgument("a correlated LATERAL subquery with aggregates or DISTINCT is not supported: " +
+                                     ref.ToString());
+    }
+    const size_t keys = c->inner_keys.size();
+    auto inner = Decorrelated(sub, *c, true, false);
+    const bool numbered = sub.limit || sub.offset;
+    if (numbered) {
+      auto rn = std::make_unique<FunctionExpression>("row_number");
+      rn->window = std::make_unique<WindowSpec>();
+      for (const ParsedExpression* k : c->inner_keys) rn->window->partition_by.push_back(k->Copy());
+      for (const OrderByItem& o : sub.order_by) rn->window->order_by.push_back(o.Copy());
+      rn->alias = "__rn";
+      inner->select_list.push_back(std::move(rn));
+      inner->limit.reset();
+      inner->offset.reset();
+    }
+    GNOMON_ASSIGN_OR_RETURN(rel.plan, BindQuery(*inner, stmt, scope));
+    const int width = static_cast<int>(rel.plan->schema.size());
+    if (numbered) {
+      // Only rows offset < __rn <= offset + limit, and the number itself dropped.
+      const int rn = width - 1;
+      const int64_t from = sub.offset.value_or(0);
+      auto filter = std::make_unique<LogicalFilter>();
+      auto bound = [&](BinaryOp op, int64_t v) {
+        auto e = std::make_unique<BoundExpr>();
+        e->kind = BoundKind::kCompare;
+        e->op = op;
+        e->type = ValueType::kBool;
+        e->children.push_back(MakeColumnRef(rn, rel.plan->schema[rn].type));
+        e->children.push_back(MakeConstant(Value::Int(v)));
+        return e;
+      };
+      filter->predicates.push_back(Predicate{bound(BinaryOp::kGreater, from), "__rn > " + std::to_string(from)});
+      if (sub.limit) {
+        filter->predicates.push_back(
+            Predicate{bound(BinaryOp::kLessEqual, from + *sub.limit), "__rn <= " + std::to_string(from + *sub.limit)});
+      }
+      filter->schema = rel.plan->schema;
+      filter->children.push_back(std::move(rel.plan));
+      auto trim = std::make_unique<LogicalProject>();
+      for (int i = 0; i < rn; ++i) {
+        trim->exprs.push_back(MakeColumnRef(i, filter->schema[i].type));
+        trim->schema.push_back(filter->schema[i]);
+      }
+      trim->children.push_back(std::move(filter));
+      rel.plan = std::move(trim);
+    }
+    // The inner keys answer no name; the subquery's own columns its alias.
+    for (size_t i = 0; i < rel.plan->schema.size(); ++i) {
+      rel.context.sources.push_back(i < keys ? ColumnSource{{}, true} : ColumnSource{{ref.alias}, false});
+    }
+    const int left_width = static_cast<int>(outer.columns.size());
+    for (size_t i = 0; i < keys; ++i) {
+      GNOMON_ASSIGN_OR_RETURN(BoundExprPtr o, query::Bind(*c->outer_keys[i], outer));
+      const ResultColumn& ic = rel.plan->schema[i];
+      join->conditions.push_back(Predicate{Equal(std::move(o), MakeColumnRef(left_width + static_cast<int>(i), ic.type)),
+                                           c->outer_keys[i]->ToString() + " = " + c->inner_keys[i]->ToString()});
+    }
+  }
+  rel.context.now_ns = options_.now_ns;
+  rel.context.columns = rel.plan->schema;
+  return rel;
 }
 
 }  // namespace gnomon::query

@@ -180,7 +180,6 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindTableRef(const TableRef& r
     if (!ref.alias.empty()) rel.context.qualifiers.push_back(ref.alias);
   } else {
     const auto& sq = ref.As<SubqueryRef>();
-    if (sq.lateral) return Status::InvalidArgument("LATERAL subqueries are not supported: " + ref.ToString());
     GNOMON_ASSIGN_OR_RETURN(rel.plan, BindQuery(*sq.subquery, stmt, scope));
     rel.context.qualifiers = {sq.alias};
   }

@@ -66,6 +66,8 @@ class SelectBinder {
   Result<BoundRelation> BindTableRef(const TableRef& ref, const Statement& statement, const CteScope& scope);
   // join_binder.cc
   Result<BoundRelation> BindJoin(const JoinRef& join, const Statement& statement, const CteScope& scope);
+  Result<BoundRelation> BindLateral(const SubqueryRef& ref, const Statement& statement, const CteScope& scope,
+                                    const BindContext& outer, LogicalJoin* join);
   static BoundRelation MergeUsingColumns(BoundRelation joined, const std::vector<std::pair<int, int>>& pairs,
                                          JoinKind kind);
   // set_operation_binder.cc
