@@ -136,6 +136,7 @@ Result<LogicalPtr> SelectBinder::BindSelect(const SelectNode& node, const Statem
     }
     GNOMON_ASSIGN_OR_RETURN(current, BindAggregate(node, std::move(current), &q));
   } else {
+    GNOMON_RETURN_IF_ERROR(CheckFillCalls(node, q));
     q.output = q.source;
   }
   DistinctCalls window_calls;
@@ -283,9 +284,17 @@ Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPt
     agg->aggregates.push_back(std::move(spec));
   }
   std::vector<ValueType> key_types;
+  GapFillKey gap;
   for (const ParsedExpression* g : q->group_keys) {
     if (ContainsAggregate(*g)) return Status::InvalidArgument("aggregate functions are not allowed in GROUP BY");
-    GNOMON_ASSIGN_OR_RETURN(auto k, query::Bind(*g, q->source));
+    BoundExprPtr k;
+    if (IsGapFillCall(*g)) {
+      if (gap.present) return Status::InvalidArgument("only one gap-filling bucket per GROUP BY: " + g->ToString());
+      gap.column = static_cast<int>(agg->keys.size());
+      GNOMON_ASSIGN_OR_RETURN(k, BindGapFillKey(*g, q->source, &gap));
+    } else {
+      GNOMON_ASSIGN_OR_RETURN(k, query::Bind(*g, q->source));
+    }
     key_types.push_back(k->type);
     agg->keys.push_back(std::move(k));
     agg->key_names.push_back(g->ToString());
@@ -309,6 +318,8 @@ Result<LogicalPtr> SelectBinder::BindAggregate(const SelectNode& node, LogicalPt
     filter->predicates.push_back(std::move(p));
     current = std::move(filter);
   }
+  if (gap.present) return BindGapFill(node, std::move(current), gap, q);
+  GNOMON_RETURN_IF_ERROR(CheckFillCalls(node, *q));
   return current;
 }
 

@@ -29,6 +29,9 @@ struct SelectBinderOptions {
   std::function<Result<Chunk>(LogicalPtr)> run_plan;
 };
 
+// date_bin_gapfill(...) / time_bucket_gapfill(...) (gap_fill_binder.cc).
+bool IsGapFillCall(const ParsedExpression& e);
+
 // A WHERE as its AND-ed conjuncts, each bound against `context`, in the order written.
 Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, const BindContext& context);
 
@@ -72,6 +75,17 @@ class SelectBinder {
                                          JoinKind kind);
   // set_operation_binder.cc
   Result<LogicalPtr> BindSetOperation(const SelectNode& node, const Statement& statement, const CteScope& scope);
+  // gap_fill_binder.cc
+  struct GapFillKey {
+    bool present = false;
+    int column = -1;  // which group key
+    TimeBucketFn bucket;
+    bool has_range = false;
+    int64_t start = 0, end = 0;
+  };
+  Result<BoundExprPtr> BindGapFillKey(const ParsedExpression& key, const BindContext& source, GapFillKey* out);
+  Result<LogicalPtr> BindGapFill(const SelectNode& node, LogicalPtr input, const GapFillKey& key, Query* q);
+  static Status CheckFillCalls(const SelectNode& node, const Query& q);
   // subquery_binder.cc
   class Runner;
   // A correlated subquery's WHERE: its own conjuncts, and inner_keys[i] = outer_keys[i].

@@ -58,7 +58,8 @@ double EstimateRows(const LogicalNode& node) {
     case LogicalKind::kLastValues: return static_cast<double>(node.As<LogicalLastValues>().series.size());
     case LogicalKind::kProject:
     case LogicalKind::kSort:
-    case LogicalKind::kWindow: return child(0);
+    case LogicalKind::kWindow:
+    case LogicalKind::kGapFill: return child(0);
   }
   return 1;
 }

@@ -15,6 +15,7 @@
 #include "src/query/execution/aggregate_function.h"
 #include "src/query/execution/basic_operators.h"
 #include "src/query/execution/bucket_aggregate_operator.h"
+#include "src/query/execution/gap_fill_operator.h"
 #include "src/query/execution/hash_join_operator.h"
 #include "src/query/execution/last_value_aggregate_operator.h"
 #include "src/query/execution/scan_operator.h"
@@ -37,6 +38,7 @@ enum class LogicalKind : uint8_t {
   kWindow,    // window functions: the input's columns, then one per call
   kJoin,      // the left input's columns, then the right's (semi and anti joins: the left's only)
   kSetOperation,  // UNION / INTERSECT / EXCEPT of two inputs with the same column types
+  kGapFill,   // a bucketed aggregate with its missing buckets added: the input's columns, then fills
   // Chosen by optimizer rules where storage answers an aggregate over a base table itself.
   kBucketAggregate,  // time buckets and tags from running statistics (optimizer/bucket_aggregate.cc)
   kLastValues,       // last values per tag group from the last-value cache
@@ -201,6 +203,17 @@ struct LogicalSetOperation final : LogicalNode {
   std::string Describe() const override;
 
   SetOperationKind op = SetOperationKind::kUnionAll;
+};
+
+struct LogicalGapFill final : LogicalNode {
+  static constexpr LogicalKind kKind = LogicalKind::kGapFill;
+  LogicalGapFill() : LogicalNode(kKind) {}
+  std::string Describe() const override { return "GapFill: " + spec.text; }
+
+  GapFillSpec spec;
+  // Without start and finish arguments the range is the time range WHERE gives the scan below,
+  // known once the storage pushdown has run (the physical planner reads it).
+  bool has_range = false;
 };
 
 struct LogicalBucketAggregate final : LogicalNode {

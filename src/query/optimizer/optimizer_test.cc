@@ -252,6 +252,20 @@ TEST_F(OptimizerTest, LongInListsBecomeSemiJoins) {
   EXPECT_NE(text.find("hostname in 1 values"), std::string::npos) << text;
 }
 
+// Gap filling sits over the aggregate, which storage statistics still answer.
+TEST_F(OptimizerTest, GapFillKeepsTheBucketAggregate) {
+  const std::string sql =
+      "SELECT date_bin_gapfill(INTERVAL '1 minute', time) AS m, hostname, locf(max(u)) AS u FROM cpu "
+      "WHERE time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:12:00Z' GROUP BY 1, 2 ORDER BY hostname, m";
+  Optimized o = Optimize(sql);
+  EXPECT_TRUE(o.Fired("bucket_aggregate")) << o.plan;
+  EXPECT_NE(o.plan.find("GapFill: date_bin_gapfill"), std::string::npos) << o.plan;
+  Rows rows = Query(sql);
+  ASSERT_EQ(rows.size(), 6u * 12);
+  EXPECT_EQ(rows[11], (std::vector<std::string>{"2023-06-11T00:11:00Z", "host_0", "9"}));  // carried from minute 9
+  EXPECT_EQ(rows[12 + 10], (std::vector<std::string>{"2023-06-11T00:10:00Z", "host_1", "109"}));
+}
+
 TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
   std::vector<std::string> names;
   for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);

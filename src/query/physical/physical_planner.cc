@@ -75,6 +75,12 @@ class PhysicalPlanner {
         GNOMON_ASSIGN_OR_RETURN(auto right, Plan(u.children[1].get()));
         return OperatorPtr(std::make_unique<SetOperationOperator>(std::move(left), std::move(right), u.op, ctx_));
       }
+      case LogicalKind::kGapFill: {
+        auto& g = node->As<LogicalGapFill>();
+        if (!g.has_range) GNOMON_RETURN_IF_ERROR(GapFillRange(*g.children[0], &g.spec));
+        GNOMON_ASSIGN_OR_RETURN(auto child, Plan(g.children[0].get()));
+        return OperatorPtr(std::make_unique<GapFillOperator>(std::move(child), std::move(g.spec), ctx_));
+      }
       case LogicalKind::kLastValues: {
         auto& l = node->As<LogicalLastValues>();
         return OperatorPtr(std::make_unique<LastValueAggregateOperator>(
@@ -86,6 +92,29 @@ class PhysicalPlanner {
   }
 
  private:
+  // Gap filling's range from WHERE: the time bounds pushed into the scan under the aggregate.
+  static Status GapFillRange(const LogicalNode& below, GapFillSpec* spec) {
+    const LogicalNode* n = &below;
+    while (n->kind != LogicalKind::kGet && n->kind != LogicalKind::kBucketAggregate && n->children.size() == 1) {
+      n = n->children[0].get();
+    }
+    int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+    if (n->kind == LogicalKind::kGet) {
+      lo = n->As<LogicalGet>().pushdown.min_time;
+      hi = n->As<LogicalGet>().pushdown.max_time;
+    } else if (n->kind == LogicalKind::kBucketAggregate) {
+      lo = n->As<LogicalBucketAggregate>().min_time;
+      hi = n->As<LogicalBucketAggregate>().max_time;
+    }
+    if (lo == std::numeric_limits<int64_t>::min() || hi == std::numeric_limits<int64_t>::max()) {
+      return Status::InvalidArgument("gap filling needs a time range: WHERE time >= ... AND time < ... on the table "
+                                     "(or time_bucket_gapfill's start and finish arguments)");
+    }
+    spec->start = lo;
+    spec->end = hi + 1;
+    return Status::OK();
+  }
+
   // The AND of the predicates (the one predicate alone), and their text.
   static BoundExprPtr Conjunction(std::vector<Predicate>* predicates, std::string* text) {
     for (const Predicate& p : *predicates) *text += (text->empty() ? "" : " AND ") + p.text;

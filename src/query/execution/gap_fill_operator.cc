@@ -1,0 +1,154 @@
+#include "src/query/execution/gap_fill_operator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/query/execution/basic_operators.h"
+
+namespace gnomon::query {
+namespace {
+
+// A generous bound on the rows gap filling may make: a mistaken range fails clearly instead of
+// filling memory.
+constexpr size_t kMaxFilledRows = 10'000'000;
+
+}  // namespace
+
+GapFillOperator::GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionContext* ctx)
+    : child_(std::move(child)), spec_(std::move(spec)), ctx_(ctx) {
+  schema_ = child_->schema();
+  for (const GapFillSpec::Fill& f : spec_.fills) {
+    ValueType t = schema_[f.column].type;
+    if (f.interpolate && t != ValueType::kFloat64 && t != ValueType::kInt64 && t != ValueType::kUInt64) {
+      t = ValueType::kFloat64;  // interpolate of a non-number: all NULL where not given
+    }
+    if (f.interpolate && t == ValueType::kUInt64) t = ValueType::kFloat64;
+    schema_.push_back(ResultColumn{f.name, t});
+  }
+}
+
+void GapFillOperator::AppendRow(const Chunk& in, uint32_t row) {
+  for (size_t c = 0; c < in.columns.size(); ++c) AppendFrom(&out_.columns[c], in.columns[c], row);
+  ++out_.rows;
+}
+
+void GapFillOperator::AppendGap(const Chunk& in, uint32_t group_row, int64_t bucket) {
+  std::vector<bool> is_group(in.columns.size(), false);
+  for (int g : spec_.group_columns) is_group[g] = true;
+  for (size_t c = 0; c < in.columns.size(); ++c) {
+    if (static_cast<int>(c) == spec_.bucket_column) {
+      AppendValue(&out_.columns[c], Value::Timestamp(bucket));
+    } else if (is_group[c]) {
+      AppendFrom(&out_.columns[c], in.columns[c], group_row);
+    } else {
+      AppendNull(&out_.columns[c]);
+    }
+  }
+  ++out_.rows;
+}
+
+// Rows [begin, end) of the output are one group in bucket order.
+void GapFillOperator::FillColumn(const GapFillSpec::Fill& fill, size_t begin, size_t end, Vector* out) const {
+  const Vector& src = out_.columns[fill.column];
+  const Vector& time = out_.columns[spec_.bucket_column];
+  const ValueType type = schema_[child_->schema().size() + (&fill - spec_.fills.data())].type;
+  auto present = [&](size_t r) { return src.type != ValueType::kNull && !src.IsNull(r); };
+  if (!fill.interpolate) {
+    Value last;
+    for (size_t r = begin; r < end; ++r) {
+      if (present(r)) last = GetValue(src, r);
+      AppendValue(out, last);
+    }
+    return;
+  }
+  const bool numeric = src.type == ValueType::kFloat64 || src.type == ValueType::kInt64 || src.type == ValueType::kUInt64;
+  auto number = [&](size_t r) { return GetValue(src, r).AsDouble(); };
+  size_t prev = SIZE_MAX;
+  for (size_t r = begin; r < end; ++r) {
+    if (numeric && present(r)) {
+      prev = r;
+      AppendValue(out, type == ValueType::kFloat64 ? Value::Float(number(r)) : GetValue(src, r));
+      continue;
+    }
+    size_t next = r + 1;
+    while (next < end && !(numeric && present(next))) ++next;
+    if (!numeric || prev == SIZE_MAX || next >= end) {
+      AppendNull(out);
+      continue;
+    }
+    const double t0 = static_cast<double>(time.i64[prev]), t1 = static_cast<double>(time.i64[next]);
+    const double v = number(prev) + (number(next) - number(prev)) * (static_cast<double>(time.i64[r]) - t0) / (t1 - t0);
+    AppendValue(out, type == ValueType::kFloat64 ? Value::Float(v) : Value::Int(static_cast<int64_t>(std::llround(v))));
+  }
+}
+
+Status GapFillOperator::Fill() {
+  Chunk in;
+  GNOMON_RETURN_IF_ERROR(DrainAll(child_.get(), &in, ctx_));
+  std::vector<SortKey> keys;
+  for (int g : spec_.group_columns) keys.push_back(SortKey{g, false, false});
+  keys.push_back(SortKey{spec_.bucket_column, false, false});
+  std::vector<uint32_t> order(in.rows);
+  for (uint32_t i = 0; i < in.rows; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return CompareRows(in, a, b, keys) < 0; });
+  std::vector<SortKey> group_keys(keys.begin(), keys.end() - 1);
+
+  out_.columns.resize(child_->schema().size());
+  for (size_t c = 0; c < out_.columns.size(); ++c) InitVector(&out_.columns[c], child_->schema()[c].type);
+  const int64_t first = spec_.bucket.Apply(spec_.start);
+  const Vector& bucket = in.columns[spec_.bucket_column];
+  size_t i = 0;
+  while (i < order.size()) {
+    size_t j = i + 1;
+    while (j < order.size() && CompareRows(in, order[i], order[j], group_keys) == 0) ++j;
+    group_begin_.push_back(out_.rows);
+    // Merge the group's rows with every bucket start in range.
+    int64_t b = first;
+    for (size_t k = i; k < j; ++k) {
+      const bool null_bucket = bucket.IsNull(order[k]);
+      const int64_t t = null_bucket ? 0 : bucket.i64[order[k]];
+      while (!null_bucket && b < spec_.end && b < t) {
+        AppendGap(in, order[i], b);
+        b = spec_.bucket.BucketEnd(b);
+      }
+      AppendRow(in, order[k]);
+      if (!null_bucket && b == t) b = spec_.bucket.BucketEnd(b);
+    }
+    for (; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, order[i], b);
+    if (out_.rows > kMaxFilledRows) {
+      return Status::ResourceExhausted("gap filling would make more than " + std::to_string(kMaxFilledRows) +
+                                       " rows; narrow the time range or widen the buckets");
+    }
+    i = j;
+  }
+  // Without any input row there are no groups; without GROUP BY keys other than the bucket the
+  // single group still gets every bucket.
+  if (in.rows == 0 && spec_.group_columns.empty()) {
+    group_begin_.push_back(0);
+    for (int64_t b = first; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, 0, b);
+  }
+  group_begin_.push_back(out_.rows);
+  GNOMON_RETURN_IF_ERROR(ctx_->Reserve(out_.rows * schema_.size() * 16));
+  for (const GapFillSpec::Fill& f : spec_.fills) {
+    Vector filled;
+    InitVector(&filled, schema_[out_.columns.size()].type);
+    for (size_t g = 0; g + 1 < group_begin_.size(); ++g) FillColumn(f, group_begin_[g], group_begin_[g + 1], &filled);
+    out_.columns.push_back(std::move(filled));
+  }
+  filled_ = true;
+  return Status::OK();
+}
+
+Status GapFillOperator::NextImpl(Chunk* chunk, bool* done) {
+  if (!filled_) GNOMON_RETURN_IF_ERROR(Fill());
+  std::vector<uint32_t> rows;
+  for (size_t r = emitted_; r < out_.rows && rows.size() < kChunkRows; ++r) rows.push_back(static_cast<uint32_t>(r));
+  chunk->rows = rows.size();
+  chunk->columns.resize(schema_.size());
+  for (size_t c = 0; c < schema_.size(); ++c) GatherRows(out_.columns[c], rows.data(), rows.size(), &chunk->columns[c]);
+  emitted_ += rows.size();
+  *done = emitted_ >= out_.rows;
+  return Status::OK();
+}
+
+}  // namespace gnomon::query

@@ -1,0 +1,54 @@
+// GapFillOperator: the rows of a time-bucketed aggregate with every missing bucket of [start,
+// end) added per group (its group columns copied, everything else NULL), then the filled copies
+// of some columns: locf (the group's last non-NULL value so far) or interpolate (linear in time
+// between the group's neighbouring non-NULL values; NULL before the first and after the last).
+// InfluxDB 3's date_bin_gapfill and TimescaleDB's time_bucket_gapfill. Reads its input whole.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/query/execution/operator.h"
+#include "src/query/function/scalar_functions.h"
+
+namespace gnomon::query {
+
+struct GapFillSpec {
+  int bucket_column = 0;
+  std::vector<int> group_columns;
+  TimeBucketFn bucket;
+  int64_t start = 0, end = 0;  // buckets starting in [start, end)
+  struct Fill {
+    int column = 0;  // the input column filled
+    bool interpolate = false;
+    std::string name;
+  };
+  std::vector<Fill> fills;  // output column input width + i
+  std::string text;         // for EXPLAIN
+};
+
+class GapFillOperator final : public Operator {
+ public:
+  GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionContext* ctx);
+  std::string Describe() const override { return "GapFill: " + spec_.text; }
+  std::vector<const Operator*> children() const override { return {child_.get()}; }
+
+ protected:
+  Status NextImpl(Chunk* chunk, bool* done) override;
+
+ private:
+  Status Fill();
+  void AppendRow(const Chunk& in, uint32_t row);
+  void AppendGap(const Chunk& in, uint32_t group_row, int64_t bucket);
+  void FillColumn(const GapFillSpec::Fill& fill, size_t begin, size_t end, Vector* out) const;
+
+  OperatorPtr child_;
+  GapFillSpec spec_;
+  ExecutionContext* ctx_;
+  bool filled_ = false;
+  Chunk out_;
+  std::vector<size_t> group_begin_;  // output row where each group starts, then out_.rows
+  size_t emitted_ = 0;
+};
+
+}  // namespace gnomon::query
