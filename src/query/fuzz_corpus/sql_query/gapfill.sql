@@ -1,0 +1,1 @@
+SELECT date_bin_gapfill(INTERVAL '30 seconds', time) AS t, region, locf(max(f)), interpolate(avg(u)) FROM cpu WHERE time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:20:00Z' GROUP BY 1, 2 ORDER BY 2, 1

@@ -1,0 +1,1 @@
+SELECT hostname, (SELECT count(*) FROM cpu d WHERE d.hostname = c.hostname AND d.f > 2) FROM cpu c WHERE u > (SELECT avg(u) FROM cpu) AND hostname IN (SELECT hostname FROM cpu WHERE s IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM cpu e WHERE e.hostname = c.hostname AND e.u < -5)
