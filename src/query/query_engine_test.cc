@@ -290,6 +290,14 @@ TEST_F(QueryEngineTest, GuardRailsEndRunawayQueriesAndTheEngineGoesOn) {
   // A scan that materialises its answer (ORDER BY) is held to the memory limit too.
   s = run("SELECT * FROM cpu ORDER BY v DESC", -1, 64 << 10);
   EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  // So is a join's build side, and a set operation's distinct rows.
+  const std::string join = "SELECT count(*) FROM cpu a JOIN cpu b ON a.hostname = b.hostname AND a.time = b.time";
+  s = run(join, -1, 64 << 10);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  EXPECT_NE(s.message().find("memory limit"), std::string::npos) << s.ToString();
+  s = run("SELECT v, u FROM cpu UNION SELECT u, v FROM cpu", -1, 64 << 10);
+  EXPECT_EQ(s.code(), Status::Code::kResourceExhausted) << s.ToString();
+  EXPECT_EQ(Query(join), (Rows{{std::to_string(200000 + 360)}}));
   // The engine goes on answering, with the defaults.
   EXPECT_TRUE(run(heavy, -1, -1).ok());
   EXPECT_EQ(Query("SELECT count(*) FROM cpu WHERE hostname = 'host_1'"), (Rows{{"120"}}));

@@ -4,13 +4,14 @@
 
 namespace gnomon::query {
 
-// Filters first, so that predicates written above a CTE or a subquery reach the table; then
+// Constants first (so every rule after sees them), then filters, so that predicates written above a CTE or a subquery reach the table; then
 // projections merge, so that aggregates and sorts see the table's columns directly; then storage
 // takes what it can of the filters, and unread columns go before the fast paths look at what a
 // Get reads. The fast paths replace Get-based shapes; top_n last, where no fast path took the
 // sort's limit.
 const std::vector<OptimizerRule>& OptimizerRules() {
   static const std::vector<OptimizerRule> kRules = {
+      {"constant_folding", rules::ConstantFolding},
       {"filter_pushdown", rules::FilterPushdown},
       {"merge_projections", rules::MergeProjections},
       {"storage_pushdown", rules::StoragePushdown},

@@ -266,14 +266,27 @@ TEST_F(OptimizerTest, GapFillKeepsTheBucketAggregate) {
   EXPECT_EQ(rows[12 + 10], (std::vector<std::string>{"2023-06-11T00:10:00Z", "host_1", "109"}));
 }
 
+// Constant subexpressions are computed once; one that cannot be (1 / 0) fails only if it runs.
+TEST_F(OptimizerTest, ConstantsFoldOnce) {
+  Optimized o = Optimize("SELECT u FROM cpu WHERE u > 2 * 250 AND time > '2023-06-11T00:09:00Z'::timestamp - INTERVAL '30 seconds'");
+  EXPECT_TRUE(o.Fired("constant_folding"));
+  EXPECT_NE(o.plan.find("time in [2023-06-11T00:08:30.000000001Z"), std::string::npos) << o.plan;
+  EXPECT_EQ(Query("SELECT count(*) FROM cpu WHERE u > 2 * 250 AND time > '2023-06-11T00:09:00Z'::timestamp - "
+                  "INTERVAL '30 seconds'"),
+            (Rows{{"8"}}));
+  // 1 / 0 stays as it is through the rules and fails as it runs.
+  EXPECT_FALSE(Optimize("SELECT u FROM cpu WHERE u > 1 / 0").Fired("constant_folding"));
+}
+
 TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
   std::vector<std::string> names;
   for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);
   ASSERT_GE(names.size(), 10u);
-  EXPECT_EQ(names.front(), "filter_pushdown");
+  EXPECT_EQ(names.front(), "constant_folding");
   EXPECT_EQ(names.back(), "top_n");
-  // Without a FROM there is nothing for any rule to do.
-  EXPECT_TRUE(Optimize("SELECT 1 + 1").rules.empty());
+  // Without a FROM only constants fold.
+  EXPECT_EQ(Optimize("SELECT 1 + 1").rules, (std::vector<std::string>{"constant_folding"}));
+  EXPECT_TRUE(Optimize("SELECT 1").rules.empty());
 }
 
 }  // namespace

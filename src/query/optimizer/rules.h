@@ -5,6 +5,8 @@
 
 namespace gnomon::query::rules {
 
+// Subexpressions that read no column become constants.
+bool ConstantFolding(LogicalPtr* root);
 // Filters move down through column-only projections, sorts and other filters, into a Get.
 bool FilterPushdown(LogicalPtr* root);
 // A projection of plain columns under another projection or an aggregate is folded into it.
