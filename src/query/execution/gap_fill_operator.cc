@@ -33,12 +33,10 @@ void GapFillOperator::AppendRow(const Chunk& in, uint32_t row) {
 }
 
 void GapFillOperator::AppendGap(const Chunk& in, uint32_t group_row, int64_t bucket) {
-  std::vector<bool> is_group(in.columns.size(), false);
-  for (int g : spec_.group_columns) is_group[g] = true;
   for (size_t c = 0; c < in.columns.size(); ++c) {
     if (static_cast<int>(c) == spec_.bucket_column) {
       AppendValue(&out_.columns[c], Value::Timestamp(bucket));
-    } else if (is_group[c]) {
+    } else if (is_group_[c]) {
       AppendFrom(&out_.columns[c], in.columns[c], group_row);
     } else {
       AppendNull(&out_.columns[c]);
@@ -92,11 +90,31 @@ Status GapFillOperator::Fill() {
   for (uint32_t i = 0; i < in.rows; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return CompareRows(in, a, b, keys) < 0; });
   std::vector<SortKey> group_keys(keys.begin(), keys.end() - 1);
+  is_group_.assign(in.columns.size(), false);
+  for (int g : spec_.group_columns) is_group_[g] = true;
 
   out_.columns.resize(child_->schema().size());
   for (size_t c = 0; c < out_.columns.size(); ++c) InitVector(&out_.columns[c], child_->schema()[c].type);
   const int64_t first = spec_.bucket.Apply(spec_.start);
   const Vector& bucket = in.columns[spec_.bucket_column];
+  size_t groups = 1;
+  for (size_t k = 1; k < order.size(); ++k) groups += CompareRows(in, order[k - 1], order[k], group_keys) != 0;
+  // Count what the filled answer will hold before making it: past the memory limit or the row
+  // bound, the query ends here with a clear error.
+  double buckets = 0;
+  if (spec_.bucket.width > 0) {
+    buckets = std::max(0.0, (static_cast<double>(spec_.end) - static_cast<double>(first)) /
+                                static_cast<double>(spec_.bucket.width));
+  } else {
+    for (int64_t b = first; b < spec_.end && buckets <= kMaxFilledRows; b = spec_.bucket.BucketEnd(b)) ++buckets;
+  }
+  const double rows = buckets * static_cast<double>(groups) + static_cast<double>(in.rows);
+  if (rows > static_cast<double>(kMaxFilledRows)) {
+    return Status::ResourceExhausted("gap filling would make about " + std::to_string(static_cast<int64_t>(rows)) +
+                                     " rows, more than " + std::to_string(kMaxFilledRows) +
+                                     "; narrow the time range or widen the buckets");
+  }
+  GNOMON_RETURN_IF_ERROR(ctx_->Reserve(static_cast<size_t>(rows) * schema_.size() * 16));
   size_t i = 0;
   while (i < order.size()) {
     size_t j = i + 1;
@@ -115,10 +133,7 @@ Status GapFillOperator::Fill() {
       if (!null_bucket && b == t) b = spec_.bucket.BucketEnd(b);
     }
     for (; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, order[i], b);
-    if (out_.rows > kMaxFilledRows) {
-      return Status::ResourceExhausted("gap filling would make more than " + std::to_string(kMaxFilledRows) +
-                                       " rows; narrow the time range or widen the buckets");
-    }
+    GNOMON_RETURN_IF_ERROR(ctx_->Check());
     i = j;
   }
   // Without any input row there are no groups; without GROUP BY keys other than the bucket the
@@ -128,7 +143,6 @@ Status GapFillOperator::Fill() {
     for (int64_t b = first; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, 0, b);
   }
   group_begin_.push_back(out_.rows);
-  GNOMON_RETURN_IF_ERROR(ctx_->Reserve(out_.rows * schema_.size() * 16));
   for (const GapFillSpec::Fill& f : spec_.fills) {
     Vector filled;
     InitVector(&filled, schema_[out_.columns.size()].type);

@@ -48,6 +48,7 @@ class GapFillOperator final : public Operator {
   bool filled_ = false;
   Chunk out_;
   std::vector<size_t> group_begin_;  // output row where each group starts, then out_.rows
+  std::vector<bool> is_group_;       // per input column: a group key
   size_t emitted_ = 0;
 };
 
