@@ -46,10 +46,12 @@ OracleQuery RandomQueryGenerator::JoinQuery(int index) {
     const std::string k = Pick(kKeys);
     const std::string a1 = Pick(kAggs), a2 = Pick(kAggs);
     const std::string f1 = Pick(fields), f2 = Pick(fields);
+    // Sometimes both sides sorted by the key (a merge join where the join kind allows).
+    const std::string order = Chance(0.3) ? " ORDER BY k" : "";
     const std::string left = "(SELECT " + k + " AS k, " + a1 + "(" + f1 + ") AS v FROM cpu" + Where(filters(0.6, 0.5)) +
-                             " GROUP BY " + k + ")";
+                             " GROUP BY " + k + order + ")";
     const std::string right = "(SELECT " + k + " AS k, " + a2 + "(" + f2 + ") AS w FROM cpu" +
-                              Where(filters(0.6, 0.5)) + " GROUP BY " + k + ")";
+                              Where(filters(0.6, 0.5)) + " GROUP BY " + k + order + ")";
     static const std::vector<std::string> kJoins = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "INNER JOIN"};
     const std::string join = shape == 0 ? Pick(kJoins) : "JOIN";
     std::string on = "a.k = b.k";

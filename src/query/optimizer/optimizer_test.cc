@@ -278,6 +278,21 @@ TEST_F(OptimizerTest, ConstantsFoldOnce) {
   EXPECT_FALSE(Optimize("SELECT u FROM cpu WHERE u > 1 / 0").Fired("constant_folding"));
 }
 
+// A join of two inputs sorted by the key merges them; the same join unsorted hashes.
+TEST_F(OptimizerTest, SortedInputsMergeJoin) {
+  const std::string sorted =
+      "SELECT count(*) FROM (SELECT time, u FROM cpu WHERE hostname = 'host_1' ORDER BY time) a "
+      "JOIN (SELECT time, f FROM cpu WHERE hostname = 'host_2' ORDER BY time) b ON a.time = b.time";
+  std::string text;
+  for (const auto& r : Query("EXPLAIN " + sorted)) text += r[0] + "\n";
+  EXPECT_NE(text.find("MergeJoin Inner"), std::string::npos) << text;
+  EXPECT_EQ(Query(sorted), (Rows{{"60"}}));
+  text.clear();
+  for (const auto& r : Query("EXPLAIN SELECT count(*) FROM cpu a JOIN cpu b ON a.time = b.time")) text += r[0] + "\n";
+  EXPECT_NE(text.find("HashJoin Inner"), std::string::npos) << text;
+  EXPECT_EQ(Query("SELECT count(*) FROM cpu a JOIN cpu b ON a.time = b.time"), (Rows{{std::to_string(60 * 36)}}));
+}
+
 TEST_F(OptimizerTest, TheRuleListIsNamedAndOrdered) {
   std::vector<std::string> names;
   for (const OptimizerRule& r : OptimizerRules()) names.push_back(r.name);

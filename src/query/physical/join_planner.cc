@@ -127,4 +127,40 @@ Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join) {
   return spec;
 }
 
+namespace {
+
+// Whether `node`'s rows come sorted ascending by its output column `column`, NULLs last.
+bool SortedAscendingBy(const LogicalNode& node, int column) {
+  switch (node.kind) {
+    case LogicalKind::kSort: {
+      const auto& keys = node.As<LogicalSort>().keys;
+      return !keys.empty() && keys[0].column == column && !keys[0].descending && !keys[0].nulls_first;
+    }
+    case LogicalKind::kProject: {
+      const auto& p = node.As<LogicalProject>();
+      const BoundExpr& e = *p.exprs[column];
+      return e.kind == BoundKind::kColumn && SortedAscendingBy(*node.children[0], e.column);
+    }
+    case LogicalKind::kFilter:
+    case LogicalKind::kLimit: return SortedAscendingBy(*node.children[0], column);
+    default: return false;
+  }
+}
+
+bool SameKeyClass(ValueType a, ValueType b) { return a == b || (IsI64(a) && IsI64(b)); }
+
+}  // namespace
+
+bool CanMergeJoin(const HashJoinSpec& spec, const LogicalJoin& join, int* left_key, int* right_key) {
+  if (spec.asof || spec.residual || spec.left_keys.size() != 1) return false;
+  if (spec.kind != JoinKind::kInner && spec.kind != JoinKind::kLeft) return false;
+  const BoundExpr& l = *spec.left_keys[0];
+  const BoundExpr& r = *spec.right_keys[0];
+  if (l.kind != BoundKind::kColumn || r.kind != BoundKind::kColumn || !SameKeyClass(l.type, r.type)) return false;
+  if (!SortedAscendingBy(*join.children[0], l.column) || !SortedAscendingBy(*join.children[1], r.column)) return false;
+  *left_key = l.column;
+  *right_key = r.column;
+  return true;
+}
+
 }  // namespace gnomon::query

@@ -12,4 +12,9 @@ namespace gnomon::query {
 // Takes the join's conditions; call before its children are planned (it reads their estimates).
 Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join);
 
+// Whether the join can merge its inputs instead (MergeJoinOperator): an inner or left join on one
+// key, nothing else to check, both inputs sorted ascending by their key column (NULLs last).
+// Fills the key columns.
+bool CanMergeJoin(const HashJoinSpec& spec, const LogicalJoin& join, int* left_key, int* right_key);
+
 }  // namespace gnomon::query

@@ -2,6 +2,7 @@
 
 #include "src/query/execution/hash_aggregate_operator.h"
 #include "src/query/execution/last_point_operator.h"
+#include "src/query/execution/merge_join_operator.h"
 #include "src/query/execution/window_operator.h"
 #include "src/query/logical/column_refs.h"
 #include "src/query/physical/join_planner.h"
@@ -65,8 +66,14 @@ class PhysicalPlanner {
       case LogicalKind::kJoin: {
         auto& j = node->As<LogicalJoin>();
         GNOMON_ASSIGN_OR_RETURN(HashJoinSpec spec, PlanJoinSpec(&j));
+        int left_key = -1, right_key = -1;
+        const bool merge = CanMergeJoin(spec, j, &left_key, &right_key);
         GNOMON_ASSIGN_OR_RETURN(auto left, Plan(j.children[0].get()));
         GNOMON_ASSIGN_OR_RETURN(auto right, Plan(j.children[1].get()));
+        if (merge) {
+          return OperatorPtr(std::make_unique<MergeJoinOperator>(std::move(left), std::move(right), left_key,
+                                                                 right_key, spec.kind, spec.text, ctx_));
+        }
         return OperatorPtr(std::make_unique<HashJoinOperator>(std::move(left), std::move(right), std::move(spec), ctx_));
       }
       case LogicalKind::kSetOperation: {
