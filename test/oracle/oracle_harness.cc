@@ -212,7 +212,7 @@ const std::vector<std::string>& OracleData::TagValues(const std::string& key) co
 
 Status OracleData::Load() {
   bench::DataGenConfig gen;
-  gen.use_case = "cpu-only";
+  gen.use_case = config_.use_case;
   gen.scale = config_.scale;
   gen.seed = config_.seed;
   gen.start_ns = config_.start_ns;
@@ -249,58 +249,79 @@ Status OracleData::Load() {
     pos = end;
   }
 
-  // Schema: tags sorted by key, fields in first-write order (what Gnomon's SELECT * returns).
-  std::set<std::string> tag_set;
+  // Schema per table: tags sorted by key, fields in first-write order (what Gnomon's SELECT *
+  // returns). Integers are INTEGER, floats REAL, strings TEXT, booleans 0/1.
+  struct TableSchema {
+    std::set<std::string> tags;
+    std::vector<std::string> tag_keys, fields, columns;
+    std::vector<ValueType> field_types;
+    sqlite3_stmt* insert = nullptr;
+  };
+  std::map<std::string, TableSchema> tables;
   for (const auto& b : batches) {
     for (const auto& t : b->tables()) {
-      for (const storage::TagSet& ts : t->series()) {
-        for (const storage::Tag& tag : ts) tag_set.insert(tag.key);
+      TableSchema& ts = tables[t->name()];
+      for (const storage::TagSet& tags : t->series()) {
+        for (const storage::Tag& tag : tags) ts.tags.insert(tag.key);
       }
       for (const storage::FieldDef& f : t->fields()) {
-        if (std::find(fields_.begin(), fields_.end(), f.name) == fields_.end()) fields_.push_back(f.name);
+        if (std::find(ts.fields.begin(), ts.fields.end(), f.name) == ts.fields.end()) {
+          ts.fields.push_back(f.name);
+          ts.field_types.push_back(f.type);
+        }
       }
     }
   }
-  tag_keys_.assign(tag_set.begin(), tag_set.end());
-  columns_ = {"time"};
-  columns_.insert(columns_.end(), tag_keys_.begin(), tag_keys_.end());
-  columns_.insert(columns_.end(), fields_.begin(), fields_.end());
-  std::string ddl = "CREATE TABLE cpu(time INTEGER NOT NULL";
-  for (const auto& k : tag_keys_) ddl += ", " + k + " TEXT";
-  for (const auto& f : fields_) ddl += ", " + f + " INTEGER";
-  ddl += ")";
-  GNOMON_RETURN_IF_ERROR(sqlite_.Exec(ddl));
-  GNOMON_RETURN_IF_ERROR(sqlite_.Exec("BEGIN"));
-  std::string insert = "INSERT INTO cpu VALUES(?";
-  for (size_t i = 1; i < columns_.size(); ++i) insert += ",?";
-  insert += ")";
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(sqlite_.handle(), insert.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-    return Status::Internal("sqlite prepare failed");
+  for (auto& [name, ts] : tables) {
+    ts.tag_keys.assign(ts.tags.begin(), ts.tags.end());
+    ts.columns = {"time"};
+    ts.columns.insert(ts.columns.end(), ts.tag_keys.begin(), ts.tag_keys.end());
+    ts.columns.insert(ts.columns.end(), ts.fields.begin(), ts.fields.end());
+    std::string ddl = "CREATE TABLE " + name + "(time INTEGER NOT NULL";
+    for (const auto& k : ts.tag_keys) ddl += ", " + k + " TEXT";
+    for (size_t i = 0; i < ts.fields.size(); ++i) {
+      const ValueType t = ts.field_types[i];
+      ddl += ", " + ts.fields[i] + (t == ValueType::kFloat64 ? " REAL" : t == ValueType::kString ? " TEXT" : " INTEGER");
+    }
+    GNOMON_RETURN_IF_ERROR(sqlite_.Exec(ddl + ")"));
+    std::string insert = "INSERT INTO " + name + " VALUES(?";
+    for (size_t i = 1; i < ts.columns.size(); ++i) insert += ",?";
+    if (sqlite3_prepare_v2(sqlite_.handle(), (insert + ")").c_str(), -1, &ts.insert, nullptr) != SQLITE_OK) {
+      return Status::Internal("sqlite prepare failed");
+    }
   }
+  if (tables.count("cpu")) {
+    tag_keys_ = tables["cpu"].tag_keys;
+    fields_ = tables["cpu"].fields;
+    columns_ = tables["cpu"].columns;
+  }
+  GNOMON_RETURN_IF_ERROR(sqlite_.Exec("BEGIN"));
   int batch_no = 0;
   for (const auto& b : batches) {
     for (const auto& t : b->tables()) {
-      if (t->name() != "cpu") return Status::Corruption("unexpected table " + t->name());
+      TableSchema& ts = tables[t->name()];
+      sqlite3_stmt* stmt = ts.insert;
       for (const storage::Row& row : t->rows()) {
         sqlite3_reset(stmt);
         sqlite3_clear_bindings(stmt);
         sqlite3_bind_int64(stmt, 1, row.time);
         for (const storage::Tag& tag : t->series()[row.series]) {
-          int col = static_cast<int>(std::find(tag_keys_.begin(), tag_keys_.end(), tag.key) - tag_keys_.begin());
+          int col = static_cast<int>(std::find(ts.tag_keys.begin(), ts.tag_keys.end(), tag.key) - ts.tag_keys.begin());
           sqlite3_bind_text(stmt, 2 + col, tag.value.c_str(), -1, SQLITE_TRANSIENT);
         }
         for (uint32_t v = row.value_begin; v < row.value_begin + row.value_count; ++v) {
           const storage::FieldValue& fv = t->values()[v];
           const storage::FieldDef& def = t->fields()[fv.field];
-          int col = static_cast<int>(std::find(fields_.begin(), fields_.end(), def.name) - fields_.begin());
-          int idx = 2 + static_cast<int>(tag_keys_.size()) + col;
+          int col = static_cast<int>(std::find(ts.fields.begin(), ts.fields.end(), def.name) - ts.fields.begin());
+          int idx = 2 + static_cast<int>(ts.tag_keys.size()) + col;
           if (def.type == ValueType::kInt64) {
             sqlite3_bind_int64(stmt, idx, fv.i64);
           } else if (def.type == ValueType::kFloat64) {
             sqlite3_bind_double(stmt, idx, fv.f64);
+          } else if (def.type == ValueType::kBool) {
+            sqlite3_bind_int64(stmt, idx, fv.b ? 1 : 0);
           } else {
-            return Status::Corruption("unexpected field type in cpu-only data");
+            return Status::Corruption("unexpected field type " + std::string(ValueTypeName(def.type)));
           }
         }
         if (sqlite3_step(stmt) != SQLITE_DONE) return Status::Internal("sqlite insert failed");
@@ -311,10 +332,10 @@ Status OracleData::Load() {
     ++batch_no;
     if (config_.flush_every > 0 && batch_no % config_.flush_every == 0) GNOMON_RETURN_IF_ERROR(engine_->Flush());
   }
-  sqlite3_finalize(stmt);
+  for (auto& [name, ts] : tables) sqlite3_finalize(ts.insert);
   GNOMON_RETURN_IF_ERROR(sqlite_.Exec("COMMIT"));
   // For SQLite's sake only (correlated subqueries and self-joins by host and time); no answer changes.
-  GNOMON_RETURN_IF_ERROR(sqlite_.Exec("CREATE INDEX cpu_host_time ON cpu(hostname, time)"));
+  if (tables.count("cpu")) GNOMON_RETURN_IF_ERROR(sqlite_.Exec("CREATE INDEX cpu_host_time ON cpu(hostname, time)"));
   GNOMON_RETURN_IF_ERROR(sqlite_.Exec("ANALYZE"));
   if (config_.flush_every > 0) GNOMON_RETURN_IF_ERROR(engine_->Flush());
 

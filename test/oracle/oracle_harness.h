@@ -51,6 +51,7 @@ class SqliteDb {
 };
 
 struct DataSetConfig {
+  std::string use_case = "cpu-only";  // or "iot" (tables readings and diagnostics)
   uint64_t scale = 10;
   int64_t start_ns = 1686441600000000000LL;  // 2023-06-11T00:00:00Z
   int64_t end_ns = 1686441600000000000LL + 13 * 3600 * 1000000000LL;
@@ -67,7 +68,8 @@ class OracleData {
   static Result<std::unique_ptr<OracleData>> Create(const DataSetConfig& config);
   ~OracleData();
 
-  // Column names of cpu as `SELECT *` returns them: time, tags (sorted), fields (write order).
+  // Column names of cpu (cpu-only data) as `SELECT *` returns them: time, tags (sorted), fields
+  // (write order).
   const std::vector<std::string>& columns() const { return columns_; }
   const std::vector<std::string>& tag_keys() const { return tag_keys_; }
   const std::vector<std::string>& field_names() const { return fields_; }

@@ -34,6 +34,10 @@ bool ParseRfc3339Seconds(const std::string& text, int64_t* ns);
 Result<OracleQuery> TranslateTsbsQuery(const std::string& name, const std::string& gnomon_sql,
                                        const OracleData& data);
 
+// A TSBS IoT query's Gnomon SQL (bench::GenerateIotQueries) rewritten for SQLite over readings and
+// diagnostics (oracle_iot_queries.cc).
+Result<OracleQuery> TranslateIotQuery(const std::string& name, const std::string& gnomon_sql);
+
 class RandomQueryGenerator {
  public:
   RandomQueryGenerator(const OracleData& data, uint64_t seed) : data_(data), rng_(seed) {}

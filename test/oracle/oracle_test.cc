@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "src/bench/iot_query_generator.h"
 #include "src/bench/query_generator.h"
 #include "test/oracle/oracle_harness.h"
 #include "test/oracle/oracle_queries.h"
@@ -153,6 +154,38 @@ void RunRandomWindows(bool flushed) {
   RunRandom(flushed, "windows", kRandomSeed + 1, kRandomWindowQueries, &RandomQueryGenerator::Window);
 }
 
+// TSBS's 13 IoT query types (kInstancesPerType each) over one day of 10 trucks.
+void RunIot(bool flushed) {
+  DataSetConfig config;
+  config.use_case = "iot";
+  config.flush_every = flushed ? 3 : 0;
+  config.start_ns = 1451606400000000000LL;  // 2016-01-01T00:00:00Z, TSBS's default start
+  config.end_ns = config.start_ns + 24 * 3600 * 1000000000LL;
+  auto data = OracleData::Create(config);
+  ASSERT_TRUE(data.ok()) << data.status().ToString();
+  Counts counts;
+  for (const std::string& type : bench::IotQueryTypes()) {
+    bench::QueryGenConfig qc;
+    qc.query_type = type;
+    qc.scale = config.scale;
+    qc.seed = 123;
+    qc.start_ns = config.start_ns;
+    qc.end_ns = config.end_ns + 1000000000LL;  // TSBS: data end + 1 s
+    qc.queries = kInstancesPerType;
+    auto queries = bench::GenerateIotQueries(qc, bench::IotQueryFormat::kSql);
+    ASSERT_TRUE(queries.ok()) << type << ": " << queries.status().ToString();
+    for (size_t i = 0; i < queries->size(); ++i) {
+      auto q = TranslateIotQuery(type + " #" + std::to_string(i), (*queries)[i].sql);
+      ASSERT_TRUE(q.ok()) << q.status().ToString();
+      ASSERT_NO_FATAL_FAILURE(Check(data->get(), *q, &counts));
+    }
+  }
+  std::printf("oracle iot (%s): %d queries compared (%d with rows), %d mismatches (%d known bugs)\n",
+              flushed ? "flushed" : "memtable", counts.compared, counts.non_empty, counts.mismatches, counts.known);
+  EXPECT_EQ(counts.compared, 13 * kInstancesPerType);
+  EXPECT_GT(counts.non_empty, counts.compared / 2);
+}
+
 void RunRandomJoins(bool flushed) {
   RunRandom(flushed, "joins", kRandomSeed + 2, kRandomJoinQueries, &RandomQueryGenerator::JoinQuery);
 }
@@ -163,6 +196,8 @@ TEST(SqliteOracle, RandomQueriesMemtable) { RunRandom(false); }
 TEST(SqliteOracle, RandomQueriesFlushed) { RunRandom(true); }
 TEST(SqliteOracle, RandomWindowQueriesMemtable) { RunRandomWindows(false); }
 TEST(SqliteOracle, RandomWindowQueriesFlushed) { RunRandomWindows(true); }
+TEST(SqliteOracle, TsbsIotQueriesMemtable) { RunIot(false); }
+TEST(SqliteOracle, TsbsIotQueriesFlushed) { RunIot(true); }
 TEST(SqliteOracle, RandomJoinQueriesMemtable) { RunRandomJoins(false); }
 TEST(SqliteOracle, RandomJoinQueriesFlushed) { RunRandomJoins(true); }
 
