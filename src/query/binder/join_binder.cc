@@ -188,9 +188,9 @@ SelectBinder::BoundRelation SelectBinder::MergeUsingColumns(BoundRelation joined
 }
 
 // LATERAL (SELECT ... WHERE inner = outer AND local [ORDER BY o] [LIMIT n [OFFSET m]]): the
-// subquery runs once for all outer rows, returning its inner keys first, and with a LIMIT its
-// rows are numbered per key (row_number() OVER (PARTITION BY keys ORDER BY o)) so that only each
-// key's first n are kept; the keys' equalities go into the join's conditions (`join`). An
+// subquery runs once for all outer rows, returning its inner keys first; with LIMIT 1 it keeps
+// each key's first row (DISTINCT ON), with another LIMIT its rows are numbered per key
+// (row_number() OVER (PARTITION BY keys ORDER BY o)) so that only each key's first n are kept; the keys' equalities go into the join's conditions (`join`). An
 // uncorrelated LATERAL subquery is an ordinary one.
 Result<SelectBinder::BoundRelation> SelectBinder::BindLateral(const SubqueryRef& ref, const Statement& stmt,
                                                               const CteScope& scope, const BindContext& outer,
@@ -210,7 +210,23 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindLateral(const SubqueryRef&
     }
     const size_t keys = c->inner_keys.size();
     auto inner = Decorrelated(sub, *c, true, false);
-    const bool numbered = sub.limit || sub.offset;
+    // LIMIT 1: the first row per key is DISTINCT ON (keys) ... ORDER BY keys, o — the shape the
+    // last-point rule answers from the cache when o is time DESC and the keys are tags.
+    const bool first_only = sub.limit && *sub.limit == 1 && !sub.offset;
+    const bool numbered = !first_only && (sub.limit || sub.offset);
+    if (first_only) {
+      inner->distinct = true;
+      std::vector<OrderByItem> order;
+      for (const ParsedExpression* k : c->inner_keys) {
+        inner->distinct_on.push_back(k->Copy());
+        OrderByItem item;
+        item.expression = k->Copy();
+        order.push_back(std::move(item));
+      }
+      for (const OrderByItem& o : sub.order_by) order.push_back(o.Copy());
+      inner->order_by = std::move(order);
+      inner->limit.reset();
+    }
     if (numbered) {
       auto rn = std::make_unique<FunctionExpression>("row_number");
       rn->window = std::make_unique<WindowSpec>();
