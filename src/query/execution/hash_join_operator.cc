@@ -10,25 +10,10 @@ namespace {
 
 constexpr uint32_t kNullRow = UINT32_MAX;
 
-// The keys of every row of `chunk` as bytes; false for a row with a NULL key (it matches nothing).
-Status KeysOf(const std::vector<BoundExprPtr>& keys, const Chunk& chunk, std::vector<std::string>* out,
-              std::vector<uint8_t>* valid) {
-  Chunk key_chunk;
-  key_chunk.rows = chunk.rows;
-  key_chunk.columns.resize(keys.size());
-  std::vector<int> columns;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    GNOMON_RETURN_IF_ERROR(Evaluate(*keys[k], chunk, &key_chunk.columns[k]));
-    columns.push_back(static_cast<int>(k));
-  }
-  out->assign(chunk.rows, std::string());
-  valid->assign(chunk.rows, 1);
-  for (size_t r = 0; r < chunk.rows; ++r) {
-    for (const Vector& v : key_chunk.columns) {
-      if (v.type == ValueType::kNull || v.IsNull(r)) (*valid)[r] = 0;
-    }
-    if ((*valid)[r]) AppendRowKeyOf(key_chunk, r, columns, &(*out)[r]);
-  }
+// The key vectors of every row of `chunk`.
+Status EvaluateKeys(const std::vector<BoundExprPtr>& keys, const Chunk& chunk, std::vector<Vector>* out) {
+  out->assign(keys.size(), Vector());
+  for (size_t k = 0; k < keys.size(); ++k) GNOMON_RETURN_IF_ERROR(Evaluate(*keys[k], chunk, &(*out)[k]));
   return Status::OK();
 }
 
@@ -90,9 +75,10 @@ bool HashJoinOperator::EmitUnmatchedBuild() const {
 Status HashJoinOperator::Build() {
   GNOMON_RETURN_IF_ERROR(DrainAll(build(), &build_rows_, ctx_));
   const std::vector<BoundExprPtr>& keys = spec_.build_left ? spec_.left_keys : spec_.right_keys;
-  std::vector<std::string> key_bytes;
+  GNOMON_RETURN_IF_ERROR(EvaluateKeys(keys, build_rows_, &build_keys_));
+  std::vector<uint64_t> hashes;
   std::vector<uint8_t> valid;
-  GNOMON_RETURN_IF_ERROR(KeysOf(keys, build_rows_, &key_bytes, &valid));
+  JoinKeyTable::HashRows(build_keys_, build_rows_.rows, &hashes, &valid);
   if (spec_.asof) GNOMON_RETURN_IF_ERROR(Evaluate(*spec_.right_time, build_rows_, &build_time_));
   std::vector<uint32_t> group_of(build_rows_.rows, kNullRow);
   std::vector<uint32_t> counts;
@@ -102,12 +88,12 @@ Status HashJoinOperator::Build() {
       continue;
     }
     if (spec_.asof && TimeIsNull(build_time_, r)) continue;
-    auto [it, inserted] = groups_.try_emplace(std::move(key_bytes[r]), static_cast<uint32_t>(counts.size()));
-    if (inserted) counts.push_back(0);
-    group_of[r] = it->second;
-    ++counts[it->second];
+    const uint32_t g = table_.Insert(hashes[r], static_cast<uint32_t>(r));
+    if (g == counts.size()) counts.push_back(0);
+    group_of[r] = g;
+    ++counts[g];
   }
-  GNOMON_RETURN_IF_ERROR(ctx_->Reserve(groups_.size() * 64 + build_rows_.rows * 8));
+  GNOMON_RETURN_IF_ERROR(ctx_->Reserve(table_.memory_bytes() + build_rows_.rows * 16));
   // Rows grouped by key in one array (counting sort), in input order within a group.
   group_begin_.assign(counts.size() + 1, 0);
   for (size_t g = 0; g < counts.size(); ++g) group_begin_[g + 1] = group_begin_[g] + counts[g];
@@ -138,15 +124,14 @@ Status HashJoinOperator::NextProbeChunk(bool* exhausted) {
   *exhausted = probe_chunk_.rows == 0;
   if (*exhausted) return Status::OK();
   const std::vector<BoundExprPtr>& keys = spec_.build_left ? spec_.right_keys : spec_.left_keys;
-  std::vector<std::string> key_bytes;
-  std::vector<uint8_t>& valid = probe_key_valid_;
-  GNOMON_RETURN_IF_ERROR(KeysOf(keys, probe_chunk_, &key_bytes, &valid));
+  std::vector<Vector> probe_keys;
+  GNOMON_RETURN_IF_ERROR(EvaluateKeys(keys, probe_chunk_, &probe_keys));
+  std::vector<uint64_t> hashes;
+  JoinKeyTable::HashRows(probe_keys, probe_chunk_.rows, &hashes, &probe_key_valid_);
   if (spec_.asof) GNOMON_RETURN_IF_ERROR(Evaluate(*spec_.left_time, probe_chunk_, &probe_time_));
   probe_group_.assign(probe_chunk_.rows, -1);
   for (size_t r = 0; r < probe_chunk_.rows; ++r) {
-    if (!valid[r]) continue;
-    auto it = groups_.find(key_bytes[r]);
-    if (it != groups_.end()) probe_group_[r] = it->second;
+    if (probe_key_valid_[r]) probe_group_[r] = table_.Find(hashes[r], probe_keys, r);
   }
   probe_matched_.assign(probe_chunk_.rows, 0);
   cursor_row_ = cursor_pos_ = 0;

@@ -8,10 +8,10 @@
 
 #include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "src/query/binder/bound_expression.h"
+#include "src/query/execution/join_key_table.h"
 #include "src/query/execution/operator.h"
 
 namespace gnomon::query {
@@ -77,7 +77,8 @@ class HashJoinOperator final : public Operator {
   // Build side, read whole.
   bool built_ = false;
   Chunk build_rows_;
-  std::unordered_map<std::string, uint32_t> groups_;  // key bytes -> group
+  std::vector<Vector> build_keys_;                    // the build rows' key values
+  JoinKeyTable table_{&build_keys_};                  // key values -> group
   std::vector<uint32_t> group_begin_;                 // group g's rows: group_rows_[begin[g], begin[g+1])
   std::vector<uint32_t> group_rows_;                  // ASOF: each group's rows in time order
   Vector build_time_;                                 // ASOF: each build row's time
