@@ -61,6 +61,10 @@ void GapFillOperator::FillColumn(const GapFillSpec::Fill& fill, size_t begin, si
   }
   const bool numeric = src.type == ValueType::kFloat64 || src.type == ValueType::kInt64 || src.type == ValueType::kUInt64;
   auto number = [&](size_t r) { return GetValue(src, r).AsDouble(); };
+  // next_present[r - begin]: the first row at or after r with a value (end if none), in one
+  // backward pass, so a long run of gaps costs its length and not its square.
+  std::vector<size_t> next_present(end - begin + 1, end);
+  for (size_t r = end; r-- > begin;) next_present[r - begin] = numeric && present(r) ? r : next_present[r - begin + 1];
   size_t prev = SIZE_MAX;
   for (size_t r = begin; r < end; ++r) {
     if (numeric && present(r)) {
@@ -68,8 +72,7 @@ void GapFillOperator::FillColumn(const GapFillSpec::Fill& fill, size_t begin, si
       AppendValue(out, type == ValueType::kFloat64 ? Value::Float(number(r)) : GetValue(src, r));
       continue;
     }
-    size_t next = r + 1;
-    while (next < end && !(numeric && present(next))) ++next;
+    const size_t next = next_present[r - begin];
     if (!numeric || prev == SIZE_MAX || next >= end) {
       AppendNull(out);
       continue;

@@ -53,6 +53,9 @@ bool BucketAggregate(LogicalPtr* root) {
     if (!MatchAggregateOverUnfilteredGet(slot->get(), &m)) return;
     auto& agg = *m.aggregate;
     const auto& get = *m.get;
+    // Keys alone (GROUP BY without an aggregate) go to the hash aggregate: the bucket operator
+    // keeps state per aggregate and has none to keep (sql_query_fuzz found it indexing an empty one).
+    if (agg.aggregates.empty()) return;
     std::vector<BucketGroupKey> keys;
     if (!GroupKeys(agg, get, &keys)) return;
     for (const AggregateSpec& s : agg.aggregates) {
