@@ -121,16 +121,18 @@ bool PushJoinConditions(LogicalJoin& join) {
 bool PushFilterIntoJoin(LogicalPtr* slot) {
   auto& filter = (*slot)->As<LogicalFilter>();
   auto& join = filter.children[0]->As<LogicalJoin>();
-  if (join.asof) return false;
   const size_t left_width = join.children[0]->schema.size();
   bool changed = false;
   std::vector<Predicate> keep;
   for (Predicate& p : filter.predicates) {
     const Side side = SideOf(*p.expr, left_width);
-    if ((side == Side::kLeft || side == Side::kRight) && MayFilterSide(join.join_kind, side, true)) {
+    // ASOF: a left row's nearest match does not depend on the other left rows, but does on every
+    // right row, so only left predicates may go down.
+    const bool allowed = join.asof ? side == Side::kLeft : MayFilterSide(join.join_kind, side, true);
+    if ((side == Side::kLeft || side == Side::kRight) && allowed) {
       SendToSide(join, side, std::move(p));
       changed = true;
-    } else if (side == Side::kBoth && join.join_kind == JoinKind::kInner) {
+    } else if (side == Side::kBoth && join.join_kind == JoinKind::kInner && !join.asof) {
       join.conditions.push_back(std::move(p));
       changed = true;
     } else {
