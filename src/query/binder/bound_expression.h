@@ -49,5 +49,7 @@ struct BoundExpr {
 
 BoundExprPtr MakeConstant(Value v);
 BoundExprPtr MakeColumnRef(int column, ValueType type);
+// a = b, as the binder would bind it for operands of comparable types.
+BoundExprPtr MakeEqual(BoundExprPtr a, BoundExprPtr b);
 
 }  // namespace gnomon::query

@@ -396,6 +396,16 @@ BoundExprPtr MakeColumnRef(int column, ValueType type) {
   return e;
 }
 
+BoundExprPtr MakeEqual(BoundExprPtr a, BoundExprPtr b) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kCompare;
+  e->op = BinaryOp::kEqual;
+  e->type = ValueType::kBool;
+  e->children.push_back(std::move(a));
+  e->children.push_back(std::move(b));
+  return e;
+}
+
 namespace {
 
 bool QualifiedOnly(const BindContext& context, size_t i) {

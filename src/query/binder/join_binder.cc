@@ -52,16 +52,6 @@ Result<int> UsingColumn(const BindContext& side, const std::string& name, const 
   return c.status();
 }
 
-BoundExprPtr Equal(BoundExprPtr a, BoundExprPtr b) {
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = BoundKind::kCompare;
-  e->op = BinaryOp::kEqual;
-  e->type = ValueType::kBool;
-  e->children.push_back(std::move(a));
-  e->children.push_back(std::move(b));
-  return e;
-}
-
 bool IsTimeComparison(BinaryOp op) {
   return op == BinaryOp::kGreaterEqual || op == BinaryOp::kGreater || op == BinaryOp::kLessEqual ||
          op == BinaryOp::kLess;
@@ -117,7 +107,7 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindJoin(const JoinRef& join, 
     GNOMON_ASSIGN_OR_RETURN(int r, UsingColumn(right.context, name, "right"));
     r += left_width;
     Predicate p;
-    p.expr = Equal(MakeColumnRef(l, both.columns[l].type), MakeColumnRef(r, both.columns[r].type));
+    p.expr = MakeEqual(MakeColumnRef(l, both.columns[l].type), MakeColumnRef(r, both.columns[r].type));
     p.text = QualifiedName(both, l) + " = " + QualifiedName(both, r);
     node->conditions.push_back(std::move(p));
     using_pairs.emplace_back(l, r);
@@ -276,7 +266,7 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindLateral(const SubqueryRef&
     for (size_t i = 0; i < keys; ++i) {
       GNOMON_ASSIGN_OR_RETURN(BoundExprPtr o, query::Bind(*c->outer_keys[i], outer));
       const ResultColumn& ic = rel.plan->schema[i];
-      join->conditions.push_back(Predicate{Equal(std::move(o), MakeColumnRef(left_width + static_cast<int>(i), ic.type)),
+      join->conditions.push_back(Predicate{MakeEqual(std::move(o), MakeColumnRef(left_width + static_cast<int>(i), ic.type)),
                                            c->outer_keys[i]->ToString() + " = " + c->inner_keys[i]->ToString()});
     }
   }

@@ -21,6 +21,9 @@ std::optional<int64_t> Ordinal(const ParsedExpression& e) {
   return c.int_value;
 }
 
+
+}  // namespace
+
 void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>* out) {
   if (e->expression_class == ExpressionClass::kConjunction &&
       e->As<ConjunctionExpression>().op == ConjunctionOp::kAnd) {
@@ -29,8 +32,6 @@ void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>*
   }
   out->push_back(e);
 }
-
-}  // namespace
 
 Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, const BindContext& context) {
   std::vector<const ParsedExpression*> conjuncts;

@@ -32,6 +32,9 @@ struct SelectBinderOptions {
 // date_bin_gapfill(...) / time_bucket_gapfill(...) (gap_fill_binder.cc).
 bool IsGapFillCall(const ParsedExpression& e);
 
+// The AND-ed conjuncts of `e` (e itself when it is no AND), in the order written.
+void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>* out);
+
 // A WHERE as its AND-ed conjuncts, each bound against `context`, in the order written.
 Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, const BindContext& context);
 

@@ -17,31 +17,12 @@ namespace {
 // Above this many values an uncorrelated IN list becomes a hash semi join.
 constexpr size_t kMaxInListValues = 1000;
 
-void FlattenAnd(const ParsedExpression* e, std::vector<const ParsedExpression*>* out) {
-  if (e->expression_class == ExpressionClass::kConjunction &&
-      e->As<ConjunctionExpression>().op == ConjunctionOp::kAnd) {
-    for (const auto& c : e->As<ConjunctionExpression>().children) FlattenAnd(c.get(), out);
-    return;
-  }
-  out->push_back(e);
-}
-
 ExprPtr AndOf(const std::vector<const ParsedExpression*>& parts) {
   if (parts.empty()) return nullptr;
   if (parts.size() == 1) return parts[0]->Copy();
   auto conj = std::make_unique<ConjunctionExpression>(ConjunctionOp::kAnd);
   for (const ParsedExpression* p : parts) conj->children.push_back(p->Copy());
   return conj;
-}
-
-BoundExprPtr Equal(BoundExprPtr a, BoundExprPtr b) {
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = BoundKind::kCompare;
-  e->op = BinaryOp::kEqual;
-  e->type = ValueType::kBool;
-  e->children.push_back(std::move(a));
-  e->children.push_back(std::move(b));
-  return e;
 }
 
 bool IsAggregateCall(const FunctionExpression& f) { return IsAggregateName(f.name) && !f.window; }
@@ -162,7 +143,7 @@ Result<LogicalPtr> SelectBinder::JoinSubquery(LogicalPtr outer, const BindContex
     GNOMON_ASSIGN_OR_RETURN(BoundExprPtr o, query::Bind(outer_expr, outer_context));
     const ResultColumn& ic = inner->schema[inner_column];
     Predicate p;
-    p.expr = Equal(std::move(o), MakeColumnRef(left_width + inner_column, ic.type));
+    p.expr = MakeEqual(std::move(o), MakeColumnRef(left_width + inner_column, ic.type));
     p.text = outer_expr.ToString() + " = " + ic.name;
     join->conditions.push_back(std::move(p));
     return Status::OK();

@@ -59,4 +59,15 @@ std::vector<int> KeptColumnMapping(const std::vector<bool>& keep) {
   return mapping;
 }
 
+JoinSide SideOf(const BoundExpr& e, size_t left_width) {
+  std::vector<bool> used;
+  MarkColumnRefs(e, &used);
+  bool left = false, right = false;
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) (i < left_width ? left : right) = true;
+  }
+  if (left && right) return JoinSide::kBoth;
+  return left ? JoinSide::kLeft : (right ? JoinSide::kRight : JoinSide::kNone);
+}
+
 }  // namespace gnomon::query

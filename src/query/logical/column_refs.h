@@ -20,6 +20,10 @@ void RemapColumnRefs(BoundExpr* e, const std::vector<int>& mapping);
 void RemapColumnRefs(AggregateSpec* spec, const std::vector<int>& mapping);
 void RemapColumnRefs(WindowCall* call, const std::vector<int>& mapping);
 
+// Which inputs of a join an expression over its left columns then right columns reads.
+enum class JoinSide { kNone, kLeft, kRight, kBoth };
+JoinSide SideOf(const BoundExpr& e, size_t left_width);
+
 // True if `e` reads no input column (a constant once folded).
 bool ReadsNoColumn(const BoundExpr& e);
 

@@ -49,18 +49,6 @@ bool PushOnce(LogicalPtr* slot) {
   return true;
 }
 
-enum class Side { kNone, kLeft, kRight, kBoth };
-
-Side SideOf(const BoundExpr& e, size_t left_width) {
-  std::vector<bool> used;
-  MarkColumnRefs(e, &used);
-  bool left = false, right = false;
-  for (size_t i = 0; i < used.size(); ++i) {
-    if (used[i]) (i < left_width ? left : right) = true;
-  }
-  return left && right ? Side::kBoth : (left ? Side::kLeft : (right ? Side::kRight : Side::kNone));
-}
-
 // Adds `p` as a filter over *input (merging into a Filter already there).
 void AddFilter(LogicalPtr* input, Predicate p) {
   if ((*input)->kind != LogicalKind::kFilter) {
@@ -73,20 +61,20 @@ void AddFilter(LogicalPtr* input, Predicate p) {
 }
 
 // Sends `p`, over the join's left columns then right ones, into the side it reads.
-void SendToSide(LogicalJoin& join, Side side, Predicate p) {
+void SendToSide(LogicalJoin& join, JoinSide side, Predicate p) {
   const size_t left_width = join.children[0]->schema.size();
-  if (side == Side::kRight) {
+  if (side == JoinSide::kRight) {
     std::vector<int> mapping(left_width + join.children[1]->schema.size(), 0);
     for (size_t i = left_width; i < mapping.size(); ++i) mapping[i] = static_cast<int>(i - left_width);
     RemapColumnRefs(p.expr.get(), mapping);
   }
-  AddFilter(&join.children[side == Side::kLeft ? 0 : 1], std::move(p));
+  AddFilter(&join.children[side == JoinSide::kLeft ? 0 : 1], std::move(p));
 }
 
 // Which sides' rows a predicate may filter before the join without changing its answer: a
 // WHERE above the join (`above`) or the join's own ON.
-bool MayFilterSide(JoinKind kind, Side side, bool above) {
-  const bool left = side == Side::kLeft;
+bool MayFilterSide(JoinKind kind, JoinSide side, bool above) {
+  const bool left = side == JoinSide::kLeft;
   switch (kind) {
     case JoinKind::kInner: return true;
     case JoinKind::kLeft: return above ? left : !left;   // ON filters the right's matches only
@@ -105,8 +93,8 @@ bool PushJoinConditions(LogicalJoin& join) {
   bool changed = false;
   std::vector<Predicate> keep;
   for (Predicate& p : join.conditions) {
-    const Side side = SideOf(*p.expr, left_width);
-    if ((side == Side::kLeft || side == Side::kRight) && MayFilterSide(join.join_kind, side, false)) {
+    const JoinSide side = SideOf(*p.expr, left_width);
+    if ((side == JoinSide::kLeft || side == JoinSide::kRight) && MayFilterSide(join.join_kind, side, false)) {
       SendToSide(join, side, std::move(p));
       changed = true;
     } else {
@@ -125,14 +113,14 @@ bool PushFilterIntoJoin(LogicalPtr* slot) {
   bool changed = false;
   std::vector<Predicate> keep;
   for (Predicate& p : filter.predicates) {
-    const Side side = SideOf(*p.expr, left_width);
+    const JoinSide side = SideOf(*p.expr, left_width);
     // ASOF: a left row's nearest match does not depend on the other left rows, but does on every
     // right row, so only left predicates may go down.
-    const bool allowed = join.asof ? side == Side::kLeft : MayFilterSide(join.join_kind, side, true);
-    if ((side == Side::kLeft || side == Side::kRight) && allowed) {
+    const bool allowed = join.asof ? side == JoinSide::kLeft : MayFilterSide(join.join_kind, side, true);
+    if ((side == JoinSide::kLeft || side == JoinSide::kRight) && allowed) {
       SendToSide(join, side, std::move(p));
       changed = true;
-    } else if (side == Side::kBoth && join.join_kind == JoinKind::kInner && !join.asof) {
+    } else if (side == JoinSide::kBoth && join.join_kind == JoinKind::kInner && !join.asof) {
       join.conditions.push_back(std::move(p));
       changed = true;
     } else {

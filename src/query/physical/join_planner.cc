@@ -6,20 +6,6 @@
 namespace gnomon::query {
 namespace {
 
-enum class Side { kNone, kLeft, kRight, kBoth };
-
-Side SideOf(const BoundExpr& e, size_t left_width) {
-  std::vector<bool> used;
-  MarkColumnRefs(e, &used);
-  bool left = false, right = false;
-  for (size_t i = 0; i < used.size(); ++i) {
-    if (!used[i]) continue;
-    (i < left_width ? left : right) = true;
-  }
-  if (left && right) return Side::kBoth;
-  return left ? Side::kLeft : (right ? Side::kRight : Side::kNone);
-}
-
 BinaryOp Flip(BinaryOp op) {
   switch (op) {
     case BinaryOp::kGreater: return BinaryOp::kLess;
@@ -86,9 +72,9 @@ Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join) {
     spec.text += (spec.text.empty() ? "" : " AND ") + p.text;
     BoundExpr& e = *p.expr;
     const bool comparison = e.kind == BoundKind::kCompare && e.children.size() == 2;
-    Side a = comparison ? SideOf(*e.children[0], left_width) : Side::kBoth;
-    Side b = comparison ? SideOf(*e.children[1], left_width) : Side::kBoth;
-    const bool splits = (a == Side::kLeft && b == Side::kRight) || (a == Side::kRight && b == Side::kLeft);
+    JoinSide a = comparison ? SideOf(*e.children[0], left_width) : JoinSide::kBoth;
+    JoinSide b = comparison ? SideOf(*e.children[1], left_width) : JoinSide::kBoth;
+    const bool splits = (a == JoinSide::kLeft && b == JoinSide::kRight) || (a == JoinSide::kRight && b == JoinSide::kLeft);
     if (!splits || (e.op != BinaryOp::kEqual && !spec.asof) ||
         !Comparable(e.children[0]->type, e.children[1]->type)) {
       if (spec.asof && splits && e.op != BinaryOp::kEqual) {
@@ -97,9 +83,9 @@ Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join) {
       residual.push_back(std::move(p.expr));
       continue;
     }
-    BoundExprPtr l = std::move(e.children[a == Side::kLeft ? 0 : 1]);
-    BoundExprPtr r = std::move(e.children[a == Side::kLeft ? 1 : 0]);
-    const BinaryOp op = a == Side::kLeft ? e.op : Flip(e.op);
+    BoundExprPtr l = std::move(e.children[a == JoinSide::kLeft ? 0 : 1]);
+    BoundExprPtr r = std::move(e.children[a == JoinSide::kLeft ? 1 : 0]);
+    const BinaryOp op = a == JoinSide::kLeft ? e.op : Flip(e.op);
     ToRightColumns(r.get(), left_width, width);
     MakeComparable(&l, &r);
     if (op != BinaryOp::kEqual) {  // the ASOF comparison
