@@ -51,5 +51,9 @@ BoundExprPtr MakeConstant(Value v);
 BoundExprPtr MakeColumnRef(int column, ValueType type);
 // a = b, as the binder would bind it for operands of comparable types.
 BoundExprPtr MakeEqual(BoundExprPtr a, BoundExprPtr b);
+// CAST(e AS type); e itself when it already is of that type.
+BoundExprPtr MakeCast(BoundExprPtr e, ValueType type);
+// The AND of `parts`: the one part alone, null for none.
+BoundExprPtr MakeAnd(std::vector<BoundExprPtr> parts);
 
 }  // namespace gnomon::query

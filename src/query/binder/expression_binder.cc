@@ -396,6 +396,25 @@ BoundExprPtr MakeColumnRef(int column, ValueType type) {
   return e;
 }
 
+BoundExprPtr MakeCast(BoundExprPtr e, ValueType type) {
+  if (e->type == type) return e;
+  auto cast = std::make_unique<BoundExpr>();
+  cast->kind = BoundKind::kCast;
+  cast->type = type;
+  cast->children.push_back(std::move(e));
+  return cast;
+}
+
+BoundExprPtr MakeAnd(std::vector<BoundExprPtr> parts) {
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1) return std::move(parts[0]);
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kAnd;
+  e->type = ValueType::kBool;
+  e->children = std::move(parts);
+  return e;
+}
+
 BoundExprPtr MakeEqual(BoundExprPtr a, BoundExprPtr b) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kCompare;
@@ -488,10 +507,11 @@ bool IsAggregateName(const std::string& name) {
   return false;
 }
 
+bool IsAggregateCall(const FunctionExpression& f) { return IsAggregateName(f.name) && !f.window; }
+
 bool ContainsAggregate(const ParsedExpression& expr) {
-  if (expr.expression_class == ExpressionClass::kFunction) {
-    const auto& f = expr.As<FunctionExpression>();
-    if (IsAggregateName(f.name) && !f.window) return true;
+  if (expr.expression_class == ExpressionClass::kFunction && IsAggregateCall(expr.As<FunctionExpression>())) {
+    return true;
   }
   bool found = false;
   expr.ForEachChild([&](const ParsedExpression& c) { found = found || ContainsAggregate(c); });

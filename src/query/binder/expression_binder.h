@@ -72,6 +72,8 @@ void CollectCalls(const ParsedExpression& e, bool (*match)(const FunctionExpress
 
 // True for the names of aggregate functions.
 bool IsAggregateName(const std::string& name);
+// An aggregate call (not one used as a window function).
+bool IsAggregateCall(const FunctionExpression& f);
 // True if the expression contains an aggregate call (not looking into subqueries).
 bool ContainsAggregate(const ParsedExpression& expr);
 

@@ -90,7 +90,7 @@ Result<LogicalPtr> SelectBinder::BindGapFill(const SelectNode& node, LogicalPtr 
     fill.name = fills.texts[i];
     gap->spec.fills.push_back(fill);
     const ValueType t = q->output.columns[arg->column].type;
-    gap->schema.push_back(ResultColumn{fills.texts[i], fill.interpolate && t != ValueType::kInt64 ? ValueType::kFloat64 : t});
+    gap->schema.push_back(ResultColumn{fills.texts[i], FilledType(t, fill.interpolate)});
     q->output.computed[fills.texts[i]] = static_cast<int>(gap->schema.size() - 1);
     gap->spec.text += ", " + std::string(fill.interpolate ? "interpolate " : "locf ") + f.children[0]->ToString();
   }

@@ -58,7 +58,7 @@ bool IsTimeComparison(BinaryOp op) {
 }
 
 // ASOF: equalities (the keys) and exactly one inequality between a left and a right expression.
-Status CheckAsofConditions(const LogicalJoin& join, size_t left_width) {
+Status CheckAsofConditions(const LogicalJoin& join) {
   int inequalities = 0;
   for (const Predicate& p : join.conditions) {
     const BoundExpr& e = *p.expr;
@@ -70,7 +70,6 @@ Status CheckAsofConditions(const LogicalJoin& join, size_t left_width) {
   if (inequalities != 1) {
     return Status::InvalidArgument("an ASOF JOIN needs exactly one inequality (such as a.time >= b.time) in ON");
   }
-  (void)left_width;
   return Status::OK();
 }
 
@@ -116,7 +115,7 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindJoin(const JoinRef& join, 
     if (node->join_kind != JoinKind::kInner && node->join_kind != JoinKind::kLeft) {
       return Status::InvalidArgument("ASOF joins are inner or LEFT");
     }
-    GNOMON_RETURN_IF_ERROR(CheckAsofConditions(*node, left_width));
+    GNOMON_RETURN_IF_ERROR(CheckAsofConditions(*node));
   }
   node->children.push_back(std::move(left.plan));
   node->children.push_back(std::move(right.plan));

@@ -7,8 +7,6 @@
 namespace gnomon::query {
 namespace {
 
-bool IsAggregateCall(const FunctionExpression& f) { return IsAggregateName(f.name) && !f.window; }
-
 bool IsColumnNamed(const ParsedExpression& e, const std::string& name) {
   return e.expression_class == ExpressionClass::kColumnRef &&
          e.As<ColumnRefExpression>().column_name() == name;
@@ -239,7 +237,7 @@ Status SelectBinder::ExpandStar(const SelectNode& node, const std::string& relat
     q->items.push_back(q->owned.back().get());
     q->item_names.push_back(name);
   }
-  if (!relation.empty() && !any && !ColumnHasQualifier(src, 0, relation)) {
+  if (!relation.empty() && !any) {
     return Status::InvalidArgument("missing FROM-clause entry for table \"" + relation + "\"");
   }
   return Status::OK();

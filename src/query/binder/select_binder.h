@@ -120,7 +120,12 @@ class SelectBinder {
 
   storage::Engine* engine_;
   SelectBinderOptions options_;
-  std::unordered_map<const SelectNode*, Chunk> subquery_results_;  // uncorrelated, run once
+  // Uncorrelated subqueries, each run once: their columns and rows.
+  struct SubqueryResult {
+    std::vector<ResultColumn> schema;
+    Chunk rows;
+  };
+  std::unordered_map<const SelectNode*, SubqueryResult> subquery_results_;
 };
 
 // Runs the uncorrelated subqueries of one SELECT (in its CTE scope) for the expression binder.

@@ -49,15 +49,7 @@ LogicalPtr CastColumns(LogicalPtr input, const std::vector<ResultColumn>& types)
   if (same) return input;
   auto project = std::make_unique<LogicalProject>();
   for (size_t i = 0; i < types.size(); ++i) {
-    BoundExprPtr e = MakeColumnRef(static_cast<int>(i), input->schema[i].type);
-    if (input->schema[i].type != types[i].type) {
-      auto cast = std::make_unique<BoundExpr>();
-      cast->kind = BoundKind::kCast;
-      cast->type = types[i].type;
-      cast->children.push_back(std::move(e));
-      e = std::move(cast);
-    }
-    project->exprs.push_back(std::move(e));
+    project->exprs.push_back(MakeCast(MakeColumnRef(static_cast<int>(i), input->schema[i].type), types[i].type));
     project->schema.push_back(ResultColumn{input->schema[i].name, types[i].type});
   }
   project->children.push_back(std::move(input));

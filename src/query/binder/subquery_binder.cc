@@ -25,8 +25,6 @@ ExprPtr AndOf(const std::vector<const ParsedExpression*>& parts) {
   return conj;
 }
 
-bool IsAggregateCall(const FunctionExpression& f) { return IsAggregateName(f.name) && !f.window; }
-
 // The subquery a WHERE conjunct joins on, if it is one: [NOT] EXISTS (...), x [NOT] IN (...).
 struct JoinableSubquery {
   const SelectNode* query = nullptr;
@@ -56,7 +54,7 @@ std::optional<JoinableSubquery> AsJoinable(const ParsedExpression& e) {
 
 Result<Chunk> SelectBinder::RunUncorrelated(const SelectNode& subquery, const Statement& stmt, const CteScope& scope) {
   auto cached = subquery_results_.find(&subquery);
-  if (cached != subquery_results_.end()) return cached->second;
+  if (cached != subquery_results_.end()) return cached->second.rows;
   if (!options_.run_plan) return Status::InvalidArgument("subqueries cannot run here");
   Result<LogicalPtr> plan = BindQuery(subquery, stmt, scope);
   if (!plan.ok()) {
@@ -68,8 +66,9 @@ Result<Chunk> SelectBinder::RunUncorrelated(const SelectNode& subquery, const St
                                    " (a subquery may read the outer query's columns only as EXISTS or IN in WHERE, "
                                    "or as a scalar aggregate, with equalities in its WHERE)");
   }
+  std::vector<ResultColumn> schema = (*plan)->schema;
   GNOMON_ASSIGN_OR_RETURN(Chunk rows, options_.run_plan(std::move(*plan)));
-  subquery_results_[&subquery] = rows;
+  subquery_results_[&subquery] = SubqueryResult{std::move(schema), rows};
   return rows;
 }
 
@@ -178,8 +177,7 @@ Result<bool> SelectBinder::BindSubqueryConjunct(const ParsedExpression& e, const
     GNOMON_ASSIGN_OR_RETURN(Chunk rows, RunUncorrelated(*j->query, stmt, scope));
     if (rows.rows <= kMaxInListValues) return false;
     auto values = std::make_unique<LogicalValues>();
-    GNOMON_ASSIGN_OR_RETURN(LogicalPtr bound, BindQuery(*j->query, stmt, scope));
-    values->schema = bound->schema;
+    values->schema = subquery_results_.at(j->query).schema;
     values->chunk = std::move(rows);
     values->description = "Subquery result (" + std::to_string(values->chunk.rows) + " rows)";
     GNOMON_ASSIGN_OR_RETURN(*current, JoinSubquery(std::move(*current), q->source, std::move(values), kind, {},

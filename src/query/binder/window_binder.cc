@@ -95,14 +95,6 @@ Status BindFrame(const ResolvedWindow& w, const BindContext& ctx, WindowCall* ca
   return BindOffset(w.frame->end, *w.frame, *call, ctx, &f.end_rows, &f.end_range, &f.end_range_i);
 }
 
-BoundExprPtr CastTo(BoundExprPtr e, ValueType type) {
-  auto cast = std::make_unique<BoundExpr>();
-  cast->kind = BoundKind::kCast;
-  cast->type = type;
-  cast->children.push_back(std::move(e));
-  return cast;
-}
-
 // lag/lead's value and default share one type (an integer with a float default: both float),
 // so the column has one type.
 Status CoerceDefault(WindowCall* call) {
@@ -116,8 +108,8 @@ Status CoerceDefault(WindowCall* call) {
   }
   const ValueType common =
       value->type == ValueType::kFloat64 || fallback->type == ValueType::kFloat64 ? ValueType::kFloat64 : value->type;
-  if (value->type != common) value = CastTo(std::move(value), common);
-  if (fallback->type != common) fallback = CastTo(std::move(fallback), common);
+  value = MakeCast(std::move(value), common);
+  fallback = MakeCast(std::move(fallback), common);
   return Status::OK();
 }
 

@@ -14,16 +14,15 @@ constexpr size_t kMaxFilledRows = 10'000'000;
 
 }  // namespace
 
+ValueType FilledType(ValueType source, bool interpolate) {
+  return interpolate && source != ValueType::kInt64 && source != ValueType::kFloat64 ? ValueType::kFloat64 : source;
+}
+
 GapFillOperator::GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionContext* ctx)
     : child_(std::move(child)), spec_(std::move(spec)), ctx_(ctx) {
   schema_ = child_->schema();
   for (const GapFillSpec::Fill& f : spec_.fills) {
-    ValueType t = schema_[f.column].type;
-    if (f.interpolate && t != ValueType::kFloat64 && t != ValueType::kInt64 && t != ValueType::kUInt64) {
-      t = ValueType::kFloat64;  // interpolate of a non-number: all NULL where not given
-    }
-    if (f.interpolate && t == ValueType::kUInt64) t = ValueType::kFloat64;
-    schema_.push_back(ResultColumn{f.name, t});
+    schema_.push_back(ResultColumn{f.name, FilledType(schema_[f.column].type, f.interpolate)});
   }
 }
 
@@ -49,7 +48,7 @@ void GapFillOperator::AppendGap(const Chunk& in, uint32_t group_row, int64_t buc
 void GapFillOperator::FillColumn(const GapFillSpec::Fill& fill, size_t begin, size_t end, Vector* out) const {
   const Vector& src = out_.columns[fill.column];
   const Vector& time = out_.columns[spec_.bucket_column];
-  const ValueType type = schema_[child_->schema().size() + (&fill - spec_.fills.data())].type;
+  const ValueType type = FilledType(schema_[fill.column].type, fill.interpolate);
   auto present = [&](size_t r) { return src.type != ValueType::kNull && !src.IsNull(r); };
   if (!fill.interpolate) {
     Value last;

@@ -27,6 +27,10 @@ struct GapFillSpec {
   std::string text;         // for EXPLAIN
 };
 
+// The type of a filled copy of a `source` column: locf keeps it; interpolate makes a float of
+// anything but an int64 (which it rounds).
+ValueType FilledType(ValueType source, bool interpolate);
+
 class GapFillOperator final : public Operator {
  public:
   GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionContext* ctx);

@@ -19,15 +19,6 @@ BinaryOp Flip(BinaryOp op) {
 bool IsI64(ValueType t) { return t == ValueType::kInt64 || t == ValueType::kTimestamp; }
 bool IsNumber(ValueType t) { return IsI64(t) || t == ValueType::kUInt64 || t == ValueType::kFloat64; }
 
-BoundExprPtr CastTo(BoundExprPtr e, ValueType type) {
-  if (e->type == type) return e;
-  auto cast = std::make_unique<BoundExpr>();
-  cast->kind = BoundKind::kCast;
-  cast->type = type;
-  cast->children.push_back(std::move(e));
-  return cast;
-}
-
 // Whether values of the two types can hash alike (after MakeComparable).
 bool Comparable(ValueType x, ValueType y) {
   if (x == ValueType::kNull || y == ValueType::kNull) return false;
@@ -37,8 +28,8 @@ bool Comparable(ValueType x, ValueType y) {
 void MakeComparable(BoundExprPtr* a, BoundExprPtr* b) {
   const ValueType x = (*a)->type, y = (*b)->type;
   if (x == y || (IsI64(x) && IsI64(y))) return;
-  *a = CastTo(std::move(*a), ValueType::kFloat64);
-  *b = CastTo(std::move(*b), ValueType::kFloat64);
+  *a = MakeCast(std::move(*a), ValueType::kFloat64);
+  *b = MakeCast(std::move(*b), ValueType::kFloat64);
 }
 
 // Renumbers an expression over the right side's columns (which follow the left's).
@@ -46,16 +37,6 @@ void ToRightColumns(BoundExpr* e, size_t left_width, size_t width) {
   std::vector<int> mapping(width, 0);
   for (size_t i = left_width; i < width; ++i) mapping[i] = static_cast<int>(i - left_width);
   RemapColumnRefs(e, mapping);
-}
-
-BoundExprPtr And(std::vector<BoundExprPtr> parts) {
-  if (parts.empty()) return nullptr;
-  if (parts.size() == 1) return std::move(parts[0]);
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = BoundKind::kAnd;
-  e->type = ValueType::kBool;
-  e->children = std::move(parts);
-  return e;
 }
 
 }  // namespace
@@ -104,7 +85,7 @@ Result<HashJoinSpec> PlanJoinSpec(LogicalJoin* join) {
   if (spec.null_aware && (!residual.empty() || spec.left_keys.size() != 1)) {
     return Status::Internal("NOT IN planned with a condition other than one equality");
   }
-  spec.residual = And(std::move(residual));
+  spec.residual = MakeAnd(std::move(residual));
   join->conditions.clear();
   const bool either_side = spec.kind == JoinKind::kInner || spec.kind == JoinKind::kLeft ||
                            spec.kind == JoinKind::kRight || spec.kind == JoinKind::kFull;

@@ -124,13 +124,12 @@ class PhysicalPlanner {
 
   // The AND of the predicates (the one predicate alone), and their text.
   static BoundExprPtr Conjunction(std::vector<Predicate>* predicates, std::string* text) {
-    for (const Predicate& p : *predicates) *text += (text->empty() ? "" : " AND ") + p.text;
-    if (predicates->size() == 1) return std::move((*predicates)[0].expr);
-    auto conj = std::make_unique<BoundExpr>();
-    conj->kind = BoundKind::kAnd;
-    conj->type = ValueType::kBool;
-    for (Predicate& p : *predicates) conj->children.push_back(std::move(p.expr));
-    return conj;
+    std::vector<BoundExprPtr> parts;
+    for (Predicate& p : *predicates) {
+      *text += (text->empty() ? "" : " AND ") + p.text;
+      parts.push_back(std::move(p.expr));
+    }
+    return MakeAnd(std::move(parts));
   }
 
   Result<OperatorPtr> PlanGet(LogicalGet& get) {
