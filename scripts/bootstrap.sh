@@ -8,7 +8,7 @@ PACKAGES=(
   libboost1.81-dev libzstd-dev liblz4-dev libxxhash-dev libroaring-dev
   libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev libdragonbox-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-  libsqlite3-dev zlib1g-dev libdeflate-dev libssl-dev openssl libjemalloc-dev
+  libsqlite3-dev libre2-dev zlib1g-dev libdeflate-dev libssl-dev openssl libjemalloc-dev
 )
 # `make fuzz` only (bootstrap.sh --fuzz): clang and its libFuzzer/sanitizer runtimes.
 if [ "${1:-}" = "--fuzz" ]; then

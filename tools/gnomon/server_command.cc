@@ -113,6 +113,7 @@ int RunServer(const server::ServerConfig& config, const CrashTestingFlags& crash
   ctx.line_limits = server::ToLineLimits(config);
   auto query_engine = query::QueryEngine::Create(engine->get(), server::ToQueryEngineOptions(config));
   ctx.sql_handler = server::api::MakeSqlEndpoint(query_engine.get());
+  ctx.query_engine = query_engine.get();
   server::http::Router router;
   server::api::RegisterApiRoutes(&ctx, &router);
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
+#include <unordered_map>
 
 #include "src/base/time_util.h"
 #include "src/query/parser/interval.h"
+#include "re2/re2.h"
 
 namespace gnomon::query {
 namespace {
@@ -17,6 +20,17 @@ constexpr int64_t kTimescaleOrigin = 946857600LL * kNanosPerSecond;
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
+}
+
+// regexp_like's compiled patterns, per thread: the pattern is almost always one constant.
+const RE2* CachedRegex(const std::string& pattern) {
+  thread_local std::unordered_map<std::string, std::unique_ptr<RE2>> cache;
+  auto it = cache.find(pattern);
+  if (it != cache.end()) return it->second.get();
+  if (cache.size() >= 64) cache.clear();
+  auto re = std::make_unique<RE2>(pattern, RE2::Quiet);
+  if (!re->ok()) return nullptr;
+  return cache.emplace(pattern, std::move(re)).first->second.get();
 }
 
 Status ArgCount(const BoundExpr& e, size_t lo, size_t hi) {
@@ -237,7 +251,18 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
                                                                        : ValueType::kFloat64;
     return Status::OK();
   }
-  if (n == "sqrt" || n == "ln" || n == "log10" || n == "exp") {
+  if (n == "regexp_like") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 2));
+    const BoundExpr& pattern = *args[1];
+    if (pattern.kind == BoundKind::kConstant && pattern.constant.type == ValueType::kString) {
+      RE2 re(pattern.constant.s, RE2::Quiet);
+      if (!re.ok()) return Status::InvalidArgument("invalid regular expression " + pattern.constant.s + ": " + re.error());
+    }
+    e->type = ValueType::kBool;
+    return Status::OK();
+  }
+  if (n == "sqrt" || n == "ln" || n == "log10" || n == "log2" || n == "exp" || n == "sin" || n == "cos" ||
+      n == "tan") {
     GNOMON_RETURN_IF_ERROR(ArgCount(*e, 1, 1));
     e->type = ValueType::kFloat64;
     return Status::OK();
@@ -370,6 +395,15 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
     double scale = std::pow(10.0, static_cast<double>(args[1].AsDouble()));
     return Value::Float(std::round(a.AsDouble() * scale) / scale);
   }
+  if (n == "regexp_like") {
+    const RE2* re = CachedRegex(args[1].s);
+    if (re == nullptr) return Status::InvalidArgument("invalid regular expression " + args[1].s);
+    return Value::Bool(RE2::PartialMatch(a.s, *re));
+  }
+  if (n == "log2") return Value::Float(std::log2(a.AsDouble()));
+  if (n == "sin") return Value::Float(std::sin(a.AsDouble()));
+  if (n == "cos") return Value::Float(std::cos(a.AsDouble()));
+  if (n == "tan") return Value::Float(std::tan(a.AsDouble()));
   if (n == "sqrt") return Value::Float(std::sqrt(a.AsDouble()));
   if (n == "ln") return Value::Float(std::log(a.AsDouble()));
   if (n == "log10") return Value::Float(std::log10(a.AsDouble()));

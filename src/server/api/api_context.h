@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/query/access_check.h"
+#include "src/query/query_engine.h"
 #include "src/server/auth/token_store.h"
 #include "src/server/http/http_message.h"
 #include "src/server/http/http_stats.h"
@@ -37,6 +38,9 @@ struct ApiContext {
   // `access` limits the databases the statement may touch (empty: no limit).
   std::function<void(const http::Request&, const query::AccessCheck& access, http::Response*)>
       sql_handler;
+  // The engine InfluxQL SELECTs compile into (/query); null: /query answers only what the catalog
+  // can (databases, measurements, tag and field keys).
+  query::QueryEngine* query_engine = nullptr;
   // --auth: every endpoint but /ping and /health needs a token from `tokens` (auth_guard.h).
   bool auth_required = false;
   // The data directory's tokens (the admin token endpoints change them); not owned, thread-safe.

@@ -48,6 +48,9 @@ void RegisterApiRoutes(ApiContext* ctx, http::Router* router) {
   router->Add(Method::kGet, "/metrics", "metrics", guarded(v1, Access::kRead, "", HandleMetrics));
   router->Add(Method::kGet, "/query", "query", guarded_caller(HandleQuery));
   router->Add(Method::kPost, "/query", "query", guarded_caller(HandleQuery));
+  // InfluxDB 3's InfluxQL endpoint takes the same parameters and answers the same JSON.
+  router->Add(Method::kGet, "/api/v3/query_influxql", "query_influxql", guarded_caller(HandleQuery));
+  router->Add(Method::kPost, "/api/v3/query_influxql", "query_influxql", guarded_caller(HandleQuery));
   router->Add(Method::kPost, "/v1/sql", "sql", guarded_caller(HandleSql));
   router->Add(Method::kGet, "/v1/sql", "sql", guarded_caller(HandleSql));
   router->Add(Method::kPost, "/v1/admin/flush", "admin_flush",

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "src/base/double_format.h"
+
 namespace gnomon::server::http {
 namespace {
 
@@ -121,6 +125,20 @@ JsonWriter& JsonWriter::String(std::string_view value) {
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
   fmt::format_to(std::back_inserter(out_), "{}", value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  BeforeValue();
+  out_.append(json);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Double(double value) {
+  if (!std::isfinite(value)) return Null();
+  BeforeValue();
+  char buf[kDoubleFormatRoom];
+  out_.append(buf, FormatDouble(buf, value));
   return *this;
 }
 

@@ -26,8 +26,12 @@ class JsonWriter {
   JsonWriter& String(std::string_view value);
   JsonWriter& Int(int64_t value);
   JsonWriter& UInt(uint64_t value);
+  // The shortest text that reads back as `value` (58, 0.5, 1e+21); null for NaN and infinities.
+  JsonWriter& Double(double value);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
+  // A value already rendered as JSON by another writer.
+  JsonWriter& Raw(std::string_view json);
 
   const std::string& str() const { return out_; }
   std::string Release() { return std::move(out_); }

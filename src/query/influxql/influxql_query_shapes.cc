@@ -1,0 +1,352 @@
+#include "src/query/influxql/influxql_query_shapes.h"
+
+#include <algorithm>
+#include <set>
+
+namespace gnomon::query::influxql {
+namespace {
+
+const Expr& Unparen(const Expr& e) { return e.kind == Expr::Kind::kParen ? Unparen(*e.args[0]) : e; }
+
+std::string TagPrefix(const ShapeInput& in) {
+  std::string s;
+  for (const auto& t : in.group_tags) s += (in.rel->IsTag(t) ? Quote(t) : "CAST(NULL AS VARCHAR)") + " AS " + Quote(t) + ", ";
+  return s;
+}
+
+std::string QuotedTags(const ShapeInput& in) {
+  std::string s;
+  for (const auto& t : in.group_tags) s += Quote(t) + ", ";
+  return s;
+}
+
+std::string Ordinals(size_t n) {
+  std::string s;
+  for (size_t i = 1; i <= n; ++i) s += (i > 1 ? ", " : "") + std::to_string(i);
+  return s;
+}
+
+// The columns of a shaped body, by name: tags, time, values.
+std::string ColumnList(const ShapeInput& in, const std::vector<std::string>& names) {
+  std::string s = QuotedTags(in) + "time";
+  for (const auto& n : names) s += ", " + Quote(n);
+  return s;
+}
+
+Result<std::string> MathCall(const Expr& call, const Relation& rel,
+                             const std::function<Result<std::string>(const Expr&)>& call_sql) {
+  std::string name = call.text == "log2" ? "log2" : call.text;
+  std::string s = name + "(";
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(std::string a, ValueSql(*call.args[i], rel, call_sql));
+    s += (i ? ", " : "") + a;
+  }
+  return s + ")";
+}
+
+Result<std::string> AggregateCall(const Expr& call, const Relation& rel) {
+  std::function<Result<std::string>(const Expr&)> self = [&](const Expr& c) { return AggregateCall(c, rel); };
+  if (IsMathName(call.text)) return MathCall(call, rel, self);
+  if (IsTransformName(call.text)) {
+    return Status::InvalidArgument(call.text + "() cannot be used inside another function here: " + call.ToString());
+  }
+  if (!IsAggregateName(call.text)) return Status::InvalidArgument("undefined function " + call.text + "()");
+  if (call.args.empty()) return Status::InvalidArgument("invalid number of arguments for " + call.text + ", expected 1, got 0");
+  const Expr& arg = Unparen(*call.args[0]);
+  if (call.text == "count" && arg.kind == Expr::Kind::kCall && arg.text == "distinct" && arg.args.size() == 1) {
+    GNOMON_ASSIGN_OR_RETURN(std::string x, ValueSql(*arg.args[0], rel, self));
+    return "count(DISTINCT " + x + ")";
+  }
+  if (arg.kind != Expr::Kind::kVarRef) {
+    return Status::InvalidArgument("expected field argument in " + call.text + "()");
+  }
+  std::string x = rel.FieldType(arg.text) != nullptr ? Quote(arg.text) : "NULL";
+  const std::string& f = call.text;
+  if (call.args.size() != 1) return Status::InvalidArgument("invalid number of arguments for " + f + ", expected 1, got " + std::to_string(call.args.size()));
+  if (f == "mean") return "avg(" + x + ")";
+  if (f == "count") return "coalesce(count(" + x + "), 0)";  // an empty bucket counts 0, not null
+  if (f == "sum" || f == "min" || f == "max" || f == "first" || f == "last") return f + "(" + x + ")";
+  if (f == "spread") return "(max(" + x + ") - min(" + x + "))";
+  if (f == "stddev") return "stddev_samp(" + x + ")";
+  return Status::InvalidArgument(f + "() is not supported yet");
+}
+
+Result<std::string> RawValue(const Expr& e, const Relation& rel) {
+  std::function<Result<std::string>(const Expr&)> self = [&](const Expr& c) -> Result<std::string> {
+    if (IsMathName(c.text)) return MathCall(c, rel, self);
+    return Status::InvalidArgument("undefined function " + c.text + "()");
+  };
+  return ValueSql(e, rel, self);
+}
+
+void FieldRefs(const Expr& e, const Relation& rel, std::set<std::string>* out) {
+  if (e.kind == Expr::Kind::kVarRef && rel.FieldType(e.text) != nullptr) out->insert(e.text);
+  for (const auto& a : e.args) FieldRefs(*a, rel, out);
+}
+
+Result<std::string> Where(const ShapeInput& in, const std::string& extra) {
+  std::string w;
+  if (in.select->condition) {
+    GNOMON_ASSIGN_OR_RETURN(w, ConditionSql(*in.select->condition, *in.rel, in.now_ns));
+  }
+  if (!extra.empty()) w = w.empty() ? extra : "(" + w + ") AND " + extra;
+  return w.empty() ? std::string() : " WHERE " + w;
+}
+
+Result<std::string> RawBody(const ShapeInput& in, const std::vector<const Expr*>& values,
+                            const std::vector<std::string>& names, bool distinct_on) {
+  std::set<std::string> refs;
+  for (const Expr* v : values) FieldRefs(*v, *in.rel, &refs);
+  // A measurement's point needs a field; a subquery's rows exist whatever their columns hold.
+  const bool subquery = in.rel->subquery;
+  // Only tags, or names the measurement lacks: no points (InfluxDB 1.6 answers empty, no error).
+  const bool no_points = refs.empty() && !subquery;
+  std::string sql = "SELECT ";
+  if (distinct_on) sql += "DISTINCT ON (" + Ordinals(in.group_tags.size()) + ") ";
+  sql += TagPrefix(in) + "time";
+  for (size_t i = 0; i < values.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(std::string v, RawValue(*values[i], *in.rel));
+    sql += ", " + v + " AS " + Quote(names[i]);
+  }
+  sql += " FROM " + in.rel->from_sql;
+  // A point is a row with any selected field; selecting every field needs no test.
+  std::string present;
+  if (!subquery && refs.size() < in.rel->fields.size()) {
+    for (const auto& r : refs) present += (present.empty() ? "(" : " OR ") + Quote(r) + " IS NOT NULL";
+    present += ")";
+  }
+  GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, no_points ? "FALSE" : present));
+  return sql + where;
+}
+
+// The time a bucketless aggregate row carries: a lone selector's point, else the range start.
+Result<std::string> AggregateTime(const ShapeInput& in, const std::vector<const Expr*>& values) {
+  if (values.size() == 1) {
+    const Expr& e = Unparen(*values[0]);
+    if (e.kind == Expr::Kind::kCall && IsSelectorName(e.text) && e.args.size() == 1 &&
+        e.args[0]->kind == Expr::Kind::kVarRef && in.rel->FieldType(e.args[0]->text) != nullptr) {
+      std::string x = Quote(e.args[0]->text);
+      if (e.text == "max") return "arg_max(time, " + x + ")";
+      if (e.text == "min") return "arg_min(time, " + x + ")";
+      std::string agg = e.text == "first" ? "min" : "max";
+      return agg + "(CASE WHEN " + x + " IS NOT NULL THEN time END)";
+    }
+  }
+  return SqlTimestamp(in.range.lower.value_or(0));
+}
+
+// Buckets run over the WHERE clause's range; InfluxDB starts an open range at the first point
+// (its shards' first time) and ends it at now().
+std::string BucketRange(const ShapeInput& in) {
+  std::string extra;
+  if (!in.range.lower) {
+    std::string first = "SELECT min(time) FROM " + in.rel->from_sql;
+    auto where = Where(in, "");
+    if (where.ok()) first += *where;
+    extra = "time >= (" + first + ")";
+  }
+  if (!in.range.upper) extra += (extra.empty() ? "" : " AND ") + std::string("time <= ") + SqlTimestamp(in.now_ns);
+  return extra;
+}
+
+Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const Expr*>& values,
+                                  const std::vector<std::string>& names) {
+  const SelectStatement& s = *in.select;
+  std::string sql = "SELECT " + TagPrefix(in);
+  if (in.time_dim) {
+    const char* fn = s.fill == FillMode::kNone ? "date_bin" : "date_bin_gapfill";
+    sql += std::string(fn) + "(" + SqlInterval(in.time_dim->interval) + ", time, " +
+           SqlTimestamp(in.time_dim->offset) + ") AS time";
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(std::string t, AggregateTime(in, values));
+    sql += t + " AS time";
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string v;
+    if (values[i]->kind == Expr::Kind::kCall) {
+      GNOMON_ASSIGN_OR_RETURN(v, AggregateCall(*values[i], *in.rel));
+    } else {
+      GNOMON_ASSIGN_OR_RETURN(v, ValueSql(*values[i], *in.rel, [&](const Expr& c) { return AggregateCall(c, *in.rel); }));
+    }
+    if (in.time_dim && s.fill == FillMode::kPrevious) v = "locf(" + v + ")";
+    if (in.time_dim && s.fill == FillMode::kLinear) v = "interpolate(" + v + ")";
+    sql += ", " + v + " AS " + Quote(names[i]);
+  }
+  sql += " FROM " + in.rel->from_sql;
+  GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, in.time_dim ? BucketRange(in) : std::string()));
+  sql += where;
+  size_t keys = in.group_tags.size() + (in.time_dim ? 1 : 0);
+  if (keys > 0) {
+    sql += " GROUP BY " + Ordinals(keys);
+  } else {
+    sql += " HAVING count(*) > 0";  // no points: no series, as InfluxDB answers
+  }
+  if (in.time_dim && s.fill == FillMode::kValue) {
+    std::string fill = s.fill_value->ToString();
+    std::string outer = "SELECT " + QuotedTags(in) + "time";
+    for (const auto& n : names) outer += ", coalesce(" + Quote(n) + ", " + fill + ") AS " + Quote(n);
+    sql = outer + " FROM (" + sql + ") AS " + Quote("__fill");
+  }
+  return sql;
+}
+
+// ORDER BY series and time, then LIMIT/OFFSET within each series.
+// Series in tag order, points in time order (both reversed by ORDER BY time DESC, as InfluxDB
+// does); raw points of one time in series-key order (`tie_break`: their other tags' columns).
+std::string OrderBy(const ShapeInput& in, const std::string& tie_break) {
+  const char* dir = in.select->order_desc ? " DESC" : "";
+  // A series without the tag sorts as its empty value would, first.
+  const char* tag_dir = in.select->order_desc ? " DESC NULLS LAST" : " NULLS FIRST";
+  std::string order = " ORDER BY ";
+  for (size_t i = 1; i <= in.group_tags.size(); ++i) order += std::to_string(i) + tag_dir + ", ";
+  order += std::to_string(in.group_tags.size() + 1) + dir;
+  return order + tie_break;
+}
+
+// The ungrouped tags a raw query returns, as ORDER BY keys after time (in tag-key order, which
+// is series-key order); tags it does not return cannot break ties.
+std::string RawTieBreak(const ShapeInput& in) {
+  std::string s;
+  for (const auto& t : in.rel->tags) {
+    if (std::binary_search(in.group_tags.begin(), in.group_tags.end(), t)) continue;
+    for (size_t i = 0; i < in.fields.size(); ++i) {
+      const Expr& e = *in.fields[i].expr;
+      if (e.kind == Expr::Kind::kVarRef && e.text == t) {
+        s += ", " + std::to_string(in.group_tags.size() + 2 + i);
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+std::string Finish(const ShapeInput& in, const std::string& body, const std::vector<std::string>& names,
+                   const std::string& tie_break = "") {
+  const SelectStatement& s = *in.select;
+  size_t ntags = in.group_tags.size();
+  std::string order = OrderBy(in, tie_break);
+  if (s.limit == 0 && s.offset == 0) return body + order;
+  if (ntags == 0) {
+    std::string sql = body + order;
+    if (s.limit > 0) sql += " LIMIT " + std::to_string(s.limit);
+    if (s.offset > 0) sql += " OFFSET " + std::to_string(s.offset);
+    return sql;
+  }
+  std::string partition;
+  for (size_t i = 0; i < ntags; ++i) partition += (i ? ", " : "") + Quote(in.group_tags[i]);
+  std::string cols = ColumnList(in, names);
+  std::string ranked = "SELECT " + cols + ", row_number() OVER (PARTITION BY " + partition + " ORDER BY time" +
+                       (s.order_desc ? " DESC" : "") + ") AS " + Quote("__rn") + " FROM (" + body + ") AS " +
+                       Quote("__b");
+  std::string cond = Quote("__rn") + " > " + std::to_string(s.offset);
+  if (s.limit > 0) cond += " AND " + Quote("__rn") + " <= " + std::to_string(s.offset + s.limit);
+  return "SELECT " + cols + " FROM (" + ranked + ") AS " + Quote("__r") + " WHERE " + cond + order;
+}
+
+Result<std::string> TransformSql(const Expr& call, const std::string& v, const std::string& window) {
+  const std::string& f = call.text;
+  auto unit_arg = [&](int64_t def) -> Result<int64_t> {
+    if (call.args.size() < 2) return def;
+    if (call.args[1]->kind != Expr::Kind::kDuration) return Status::InvalidArgument("second argument to " + f + " must be a duration");
+    return call.args[1]->int_value;
+  };
+  std::string lag = "lag(" + v + ") OVER (" + window + ")";
+  std::string epoch = "date_part('epoch', time)";
+  std::string dt = "(" + epoch + " - lag(" + epoch + ") OVER (" + window + "))";
+  if (f == "difference") return "(" + v + " - " + lag + ")";
+  if (f == "non_negative_difference") {
+    return "CASE WHEN " + v + " - " + lag + " >= 0 THEN " + v + " - " + lag + " END";
+  }
+  if (f == "derivative" || f == "non_negative_derivative") {
+    GNOMON_ASSIGN_OR_RETURN(int64_t unit, unit_arg(1'000'000'000));
+    std::string d = "((" + v + " - " + lag + ") / (" + dt + " / " + std::to_string(unit / 1e9) + "))";
+    if (f == "derivative") return d;
+    return "CASE WHEN " + d + " >= 0 THEN " + d + " END";
+  }
+  if (f == "elapsed") {
+    GNOMON_ASSIGN_OR_RETURN(int64_t unit, unit_arg(1));
+    return "CAST(round(" + dt + " * 1000000000.0 / " + std::to_string(unit) + ") AS BIGINT)";
+  }
+  if (f == "cumulative_sum") return "sum(" + v + ") OVER (" + window + " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)";
+  if (f == "moving_average") {
+    if (call.args.size() != 2 || call.args[1]->kind != Expr::Kind::kInteger || call.args[1]->int_value < 1) {
+      return Status::InvalidArgument("moving_average window must be greater than 1, got " +
+                                     (call.args.size() > 1 ? call.args[1]->ToString() : std::string("nothing")));
+    }
+    int64_t n = call.args[1]->int_value;
+    return "CASE WHEN row_number() OVER (" + window + ") >= " + std::to_string(n) + " THEN avg(" + v + ") OVER (" +
+           window + " ROWS BETWEEN " + std::to_string(n - 1) + " PRECEDING AND CURRENT ROW) END";
+  }
+  return Status::InvalidArgument("undefined function " + f + "()");
+}
+
+Result<std::string> TransformShape(const ShapeInput& in) {
+  std::vector<const Expr*> inner;
+  std::vector<std::string> inner_names;
+  bool aggregate = false;
+  for (size_t i = 0; i < in.fields.size(); ++i) {
+    const Expr& call = Unparen(*in.fields[i].expr);
+    if (call.kind != Expr::Kind::kCall || !IsTransformName(call.text)) {
+      return Status::InvalidArgument("mixing aggregate and non-aggregate queries is not supported");
+    }
+    if (call.args.empty()) return Status::InvalidArgument("invalid number of arguments for " + call.text);
+    inner.push_back(call.args[0].get());
+    inner_names.push_back("__v" + std::to_string(i));
+    aggregate = aggregate || HasAggregate(*call.args[0]);
+  }
+  if (in.time_dim && !aggregate) {
+    return Status::InvalidArgument("aggregate function required inside the call to " + in.fields[0].expr->text);
+  }
+  std::string base;
+  if (aggregate) {
+    GNOMON_ASSIGN_OR_RETURN(base, AggregateBody(in, inner, inner_names));
+  } else {
+    GNOMON_ASSIGN_OR_RETURN(base, RawBody(in, inner, inner_names, false));
+  }
+  std::string partition;
+  for (size_t i = 0; i < in.group_tags.size(); ++i) partition += (i ? ", " : "") + Quote(in.group_tags[i]);
+  std::string window = (partition.empty() ? "" : "PARTITION BY " + partition + " ") + "ORDER BY time";
+  std::string sql = "SELECT " + QuotedTags(in) + "time";
+  std::string present;
+  for (size_t i = 0; i < in.fields.size(); ++i) {
+    GNOMON_ASSIGN_OR_RETURN(std::string t, TransformSql(Unparen(*in.fields[i].expr), Quote(inner_names[i]), window));
+    sql += ", " + t + " AS " + Quote(in.names[i]);
+    present += (i ? " OR " : "") + Quote(in.names[i]) + " IS NOT NULL";
+  }
+  sql += " FROM (" + base + ") AS " + Quote("__t");
+  std::string body = "SELECT * FROM (" + sql + ") AS " + Quote("__w") + " WHERE " + present;
+  return Finish(in, body, in.names);
+}
+
+}  // namespace
+
+Result<std::string> ShapeSql(const ShapeInput& in) {
+  bool any_transform = false, any_aggregate = false, all_aggregate = true;
+  for (const Field& f : in.fields) {
+    const Expr& e = Unparen(*f.expr);
+    bool transform = e.kind == Expr::Kind::kCall && IsTransformName(e.text);
+    any_transform = any_transform || transform;
+    bool agg = HasAggregate(e);
+    any_aggregate = any_aggregate || agg;
+    all_aggregate = all_aggregate && agg;
+  }
+  if (any_transform) return TransformShape(in);
+  std::vector<const Expr*> values;
+  for (const Field& f : in.fields) values.push_back(f.expr.get());
+  if (any_aggregate) {
+    if (!all_aggregate) return Status::InvalidArgument("mixing aggregate and non-aggregate queries is not supported");
+    GNOMON_ASSIGN_OR_RETURN(std::string body, AggregateBody(in, values, in.names));
+    return Finish(in, body, in.names);
+  }
+  if (in.time_dim) return Status::InvalidArgument("GROUP BY requires at least one aggregate function");
+  const SelectStatement& s = *in.select;
+  if (!in.group_tags.empty() && s.limit == 1 && s.offset == 0) {
+    // The newest (or oldest) point of each series: DISTINCT ON, which the last-point rules answer.
+    GNOMON_ASSIGN_OR_RETURN(std::string body, RawBody(in, values, in.names, true));
+    return body + OrderBy(in, "");
+  }
+  GNOMON_ASSIGN_OR_RETURN(std::string body, RawBody(in, values, in.names, false));
+  return Finish(in, body, in.names, RawTieBreak(in));
+}
+
+}  // namespace gnomon::query::influxql

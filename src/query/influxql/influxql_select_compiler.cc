@@ -1,0 +1,173 @@
+// InfluxQL SELECT -> SQL: sources and their schemas, GROUP BY, select-list expansion, and the
+// three shapes a statement takes (raw points, aggregates, transformations of either).
+#include <algorithm>
+#include <set>
+
+#include "src/query/influxql/influxql_compiler_internal.h"
+#include "src/query/influxql/influxql_query_shapes.h"
+#include "re2/re2.h"
+
+namespace gnomon::query::influxql {
+namespace {
+
+bool RegexMatches(const std::string& pattern, const std::string& s) {
+  // InfluxDB's regexes match anywhere unless anchored (Go's MatchString; RE2 is Go's syntax).
+  RE2 re(pattern, RE2::Quiet);
+  return re.ok() && RE2::PartialMatch(s, re);
+}
+
+Result<std::vector<std::string>> GroupTags(const SelectStatement& s, const Relation& rel,
+                                           std::optional<Dimension>* time_dim) {
+  std::set<std::string> tags;
+  for (const Dimension& d : s.dimensions) {
+    switch (d.kind) {
+      case Dimension::Kind::kTime:
+        if (*time_dim) return Status::InvalidArgument("multiple time dimensions");
+        *time_dim = d;
+        break;
+      case Dimension::Kind::kTag: tags.insert(d.name); break;
+      case Dimension::Kind::kWildcard: tags.insert(rel.tags.begin(), rel.tags.end()); break;
+      case Dimension::Kind::kRegex:
+        for (const auto& t : rel.tags) {
+          if (RegexMatches(d.name, t)) tags.insert(t);
+        }
+        break;
+    }
+  }
+  return std::vector<std::string>(tags.begin(), tags.end());
+}
+
+// `*`, `/regex/`, and f(*) / f(/regex/) expanded against the relation, in InfluxDB's order.
+Result<std::vector<Field>> ExpandFields(const SelectStatement& s, const Relation& rel,
+                                        const std::vector<std::string>& group_tags) {
+  std::vector<Field> out;
+  auto names_matching = [&](const std::string* regex, const std::string& hint) {
+    std::vector<std::string> names;
+    if (hint != "tag") {
+      for (const auto& [n, t] : rel.fields) {
+        if (regex == nullptr || RegexMatches(*regex, n)) names.push_back(n);
+      }
+    }
+    if (hint != "field") {
+      for (const auto& t : rel.tags) {
+        if (std::binary_search(group_tags.begin(), group_tags.end(), t)) continue;
+        if (regex == nullptr || RegexMatches(*regex, t)) names.push_back(t);
+      }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  for (const Field& f : s.fields) {
+    const Expr& e = *f.expr;
+    if (e.kind == Expr::Kind::kWildcard || e.kind == Expr::Kind::kRegex) {
+      const std::string* re = e.kind == Expr::Kind::kRegex ? &e.text : nullptr;
+      for (const auto& n : names_matching(re, e.type_hint)) out.push_back(Field{MakeVarRef(n), ""});
+      continue;
+    }
+    if (e.kind == Expr::Kind::kCall && e.args.size() >= 1 &&
+        (e.args[0]->kind == Expr::Kind::kWildcard || e.args[0]->kind == Expr::Kind::kRegex)) {
+      const std::string* re = e.args[0]->kind == Expr::Kind::kRegex ? &e.args[0]->text : nullptr;
+      std::string prefix = f.alias.empty() ? e.text : f.alias;
+      auto fields = rel.fields;
+      std::sort(fields.begin(), fields.end());
+      for (const auto& [n, t] : fields) {
+        if (re != nullptr && !RegexMatches(*re, n)) continue;
+        if (e.text != "count" && e.text != "first" && e.text != "last" && t == ValueType::kString) continue;
+        ExprPtr call = e.Copy();
+        call->args[0] = MakeVarRef(n);
+        out.push_back(Field{std::move(call), prefix + "_" + n});
+      }
+      continue;
+    }
+    out.push_back(Field{e.Copy(), f.alias});
+  }
+  if (out.empty()) return Status::InvalidArgument("at least 1 non-time field must be queried");
+  return out;
+}
+
+Result<std::vector<Relation>> ResolveSource(const Source& src, const CompileContext& ctx,
+                                            std::vector<std::string>* measurement_names,
+                                            std::vector<std::string>* databases) {
+  std::vector<Relation> out;
+  if (src.subquery) {
+    GNOMON_ASSIGN_OR_RETURN(auto inner, CompileSelect(*src.subquery, ctx));
+    if (inner.size() > 1) return Status::InvalidArgument("a subquery over several measurements is not supported");
+    if (inner.empty()) return out;
+    const CompiledSelect& c = inner[0];
+    Relation rel;
+    rel.from_sql = "(" + c.sql + ") AS " + Quote("__sub");
+    rel.subquery = true;
+    rel.tags = c.tag_keys;
+    std::sort(rel.tags.begin(), rel.tags.end());
+    for (size_t i = 1; i < c.columns.size(); ++i) rel.fields.push_back({c.columns[i], ValueType::kFloat64});
+    out.push_back(std::move(rel));
+    measurement_names->push_back(c.measurement);
+    databases->push_back(c.database);
+    return out;
+  }
+  std::string db = src.database.empty() ? ctx.database : src.database;
+  if (db.empty()) return Status::InvalidArgument("database name required");
+  std::vector<std::string> names;
+  if (src.regex) {
+    GNOMON_ASSIGN_OR_RETURN(auto all, ctx.measurements(db));
+    for (const auto& m : all) {
+      if (RegexMatches(*src.regex, m)) names.push_back(m);
+    }
+  } else {
+    names.push_back(src.measurement);
+  }
+  for (const auto& m : names) {
+    GNOMON_ASSIGN_OR_RETURN(auto schema, ctx.schema(db, m));
+    if (!schema) continue;
+    Relation rel;
+    rel.from_sql = Quote(db) + "." + Quote(m);
+    rel.tags = schema->tags;
+    std::sort(rel.tags.begin(), rel.tags.end());
+    rel.fields = schema->fields;
+    out.push_back(std::move(rel));
+    measurement_names->push_back(m);
+    databases->push_back(db);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select, const CompileContext& ctx) {
+  std::vector<Relation> relations;
+  std::vector<std::string> measurements, databases;
+  for (const Source& src : select.sources) {
+    GNOMON_ASSIGN_OR_RETURN(auto rels, ResolveSource(src, ctx, &measurements, &databases));
+    for (auto& r : rels) relations.push_back(std::move(r));
+  }
+  std::vector<size_t> order(relations.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return measurements[a] < measurements[b]; });
+
+  std::vector<CompiledSelect> out;
+  for (size_t i : order) {
+    const Relation& rel = relations[i];
+    ShapeInput in;
+    in.select = &select;
+    in.rel = &rel;
+    in.now_ns = ctx.now_ns;
+    GNOMON_ASSIGN_OR_RETURN(in.group_tags, GroupTags(select, rel, &in.time_dim));
+    GNOMON_ASSIGN_OR_RETURN(in.fields, ExpandFields(select, rel, in.group_tags));
+    in.names = ColumnNames(in.fields);
+    GNOMON_RETURN_IF_ERROR(ExtractTimeRange(select.condition.get(), ctx.now_ns, &in.range));
+    GNOMON_ASSIGN_OR_RETURN(std::string sql, ShapeSql(in));
+    CompiledSelect c;
+    c.database = databases[i];
+    c.measurement = measurements[i];
+    c.sql = std::move(sql);
+    c.tag_keys = in.group_tags;
+    c.columns.push_back("time");
+    for (const auto& n : in.names) c.columns.push_back(n);
+    c.slimit = select.slimit;
+    c.soffset = select.soffset;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace gnomon::query::influxql

@@ -1,0 +1,190 @@
+#include "src/server/api/influxql_executor.h"
+
+#include <algorithm>
+
+#include "re2/re2.h"
+
+#include "src/query/influxql/influxql_compiler.h"
+#include "src/query/influxql/influxql_compiler_internal.h"
+#include "src/query/query_engine.h"
+#include "src/server/api/database_name.h"
+#include "src/server/api/influxql_meta.h"
+
+namespace gnomon::server::api {
+namespace {
+
+using query::influxql::CompiledSelect;
+using query::influxql::Statement;
+using Kind = Statement::Kind;
+
+query::influxql::CompileContext CompileContextFor(ApiContext& ctx, const std::string& db, int64_t now_ns) {
+  query::influxql::CompileContext c;
+  c.database = db;
+  c.now_ns = now_ns;
+  storage::Engine* engine = ctx.engine;
+  c.schema = [engine](const std::string& d, const std::string& m) { return LookUpSchema(*engine, d, m); };
+  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  return c;
+}
+
+Status RunSelect(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
+                 http::JsonWriter* json) {
+  if (st.select->into) return Status::Unsupported("SELECT ... INTO is not supported yet");
+  GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
+  SeriesSet set(req.format);
+  for (const CompiledSelect& c : compiled) {
+    query::QueryOptions options;
+    options.database = c.database;
+    options.now_ns = req.now_ns;
+    options.access_check = req.caller->AccessCheck();
+    SeriesWriter sink(c, &set);
+    GNOMON_RETURN_IF_ERROR(ctx.query_engine->Execute(c.sql, options, &sink));
+  }
+  if (set.count() > 0) json->Key("series").Raw(set.Finish());
+  return Status::OK();
+}
+
+// EXPLAIN [ANALYZE]: the SQL each measurement's query compiled to, and the engine's plan of it.
+Status RunExplain(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
+                  http::JsonWriter* json) {
+  GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
+  std::vector<std::vector<std::string>> lines;
+  for (const CompiledSelect& c : compiled) {
+    lines.push_back({"SQL: " + c.sql});
+    std::vector<std::vector<std::string>> plan;
+    GNOMON_RETURN_IF_ERROR(CollectRows(ctx, req, c.database,
+                                       std::string(st.explain_analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + c.sql, &plan));
+    for (auto& row : plan) {
+      std::string line;
+      for (size_t i = 0; i < row.size(); ++i) line += (i ? "  " : "") + row[i];
+      lines.push_back({std::move(line)});
+    }
+  }
+  json->Key("series").BeginArray().BeginObject().Key("columns").BeginArray().String("QUERY PLAN").EndArray();
+  json->Key("values").BeginArray();
+  for (const auto& l : lines) json->BeginArray().String(l[0]).EndArray();
+  json->EndArray().EndObject().EndArray();
+  return Status::OK();
+}
+
+// DELETE FROM m WHERE ... and DROP SERIES FROM m WHERE ...: the SQL DELETE of each measurement.
+Status RunDelete(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db) {
+  if (db.empty()) return Status::InvalidArgument("database name required");
+  if (!ctx.engine->DatabaseExists(db)) return Status::NotFound("database not found: " + db);
+  GNOMON_ASSIGN_OR_RETURN(auto all, ctx.engine->ListTables(db));
+  for (const auto& m : all) {
+    bool wanted = st.sources.empty();
+    for (const auto& src : st.sources) {
+      if (!src.regex) {
+        wanted = wanted || src.measurement == m;
+      } else {
+        RE2 re(*src.regex, RE2::Quiet);
+        wanted = wanted || (re.ok() && RE2::PartialMatch(m, re));
+      }
+    }
+    if (!wanted) continue;
+    GNOMON_ASSIGN_OR_RETURN(auto schema, LookUpSchema(*ctx.engine, db, m));
+    if (!schema) continue;
+    query::influxql::Relation rel;
+    rel.from_sql = query::influxql::Quote(db) + "." + query::influxql::Quote(m);
+    rel.tags = schema->tags;
+    rel.fields = schema->fields;
+    std::string sql = "DELETE FROM " + rel.from_sql;
+    if (st.condition != nullptr) {
+      GNOMON_ASSIGN_OR_RETURN(std::string c, query::influxql::ConditionSql(*st.condition, rel, req.now_ns));
+      sql += " WHERE " + c;
+    }
+    std::vector<std::vector<std::string>> ignored;
+    GNOMON_RETURN_IF_ERROR(CollectRows(ctx, req, db, sql, &ignored));
+  }
+  return Status::OK();
+}
+
+void NameSeries(http::JsonWriter* json, std::string_view name, const std::vector<std::string>& values) {
+  json->Key("series").BeginArray().BeginObject();
+  json->Key("name").String(name);
+  json->Key("columns").BeginArray().String("name").EndArray();
+  if (!values.empty()) {
+    json->Key("values").BeginArray();
+    for (const auto& v : values) json->BeginArray().String(v).EndArray();
+    json->EndArray();
+  }
+  json->EndObject().EndArray();
+}
+
+Status Run(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, http::JsonWriter* json) {
+  storage::Engine& engine = *ctx.engine;
+  const std::string db = st.database.empty() ? req.database : st.database;
+  switch (st.kind) {
+    case Kind::kSelect: return RunSelect(ctx, st, req, db, json);
+    case Kind::kExplain: return RunExplain(ctx, st, req, db, json);
+    case Kind::kShowDatabases: {
+      std::vector<std::string> names = engine.ListDatabases();
+      std::erase_if(names, [&](const std::string& n) { return !req.caller->Check(auth::Access::kRead, n).ok(); });
+      std::sort(names.begin(), names.end());
+      // Always one series, even when empty: clients such as TSBS index series[0] unconditionally.
+      NameSeries(json, "databases", names);
+      return Status::OK();
+    }
+    case Kind::kShowMeasurements:
+    case Kind::kShowMeasurementCardinality:
+    case Kind::kShowTagKeys:
+    case Kind::kShowTagValues:
+    case Kind::kShowFieldKeys:
+    case Kind::kShowSeries:
+    case Kind::kShowSeriesCardinality:
+    case Kind::kShowRetentionPolicies: return ExecuteShow(ctx, st, req, db, json);
+    case Kind::kCreateDatabase: {
+      GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(st.database));
+      storage::DatabaseOptions options;
+      options.retention_ns = std::max<int64_t>(st.duration_ns, 0);
+      Status s = engine.CreateDatabase(st.database, options);
+      if (!s.ok() && s.code() != Status::Code::kAlreadyExists) return s;
+      return Status::OK();  // creating an existing database succeeds, as in InfluxDB
+    }
+    case Kind::kDropDatabase: {
+      Status s = engine.DropDatabase(st.database);
+      if (!s.ok() && !s.IsNotFound()) return s;
+      return Status::OK();  // dropping a missing database succeeds, as in InfluxDB
+    }
+    case Kind::kDropMeasurement: {
+      if (db.empty()) return Status::InvalidArgument("database name required");
+      Status s = engine.DropTable(db, st.name);
+      if (s.IsNotFound()) return Status::OK();
+      return s;
+    }
+    case Kind::kDelete:
+    case Kind::kDropSeries: return RunDelete(ctx, st, req, db);
+    case Kind::kCreateRetentionPolicy:
+    case Kind::kAlterRetentionPolicy:
+    case Kind::kDropRetentionPolicy:
+      return Status::Unsupported("retention policies are not supported yet (a database has one retention, "
+                                 "set with CREATE DATABASE ... WITH DURATION)");
+  }
+  return Status::Internal("unknown statement");
+}
+
+}  // namespace
+
+void ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, http::JsonWriter* json) {
+  Status s = Run(ctx, st, req, json);
+  if (!s.ok()) json->Key("error").String(s.message());
+}
+
+Status AuthorizeInfluxql(const Statement& st, std::string_view database, const Caller& caller) {
+  std::string_view db = st.database.empty() ? database : std::string_view(st.database);
+  switch (st.kind) {
+    case Kind::kShowDatabases: return caller.Check(auth::Access::kRead, "");
+    case Kind::kCreateDatabase:
+    case Kind::kDropDatabase:
+    case Kind::kDropMeasurement:
+    case Kind::kDelete:
+    case Kind::kDropSeries:
+    case Kind::kCreateRetentionPolicy:
+    case Kind::kAlterRetentionPolicy:
+    case Kind::kDropRetentionPolicy: return caller.Check(auth::Access::kWrite, db);
+    default: return caller.Check(auth::Access::kRead, db);
+  }
+}
+
+}  // namespace gnomon::server::api
