@@ -13,7 +13,7 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_f
 CMAKE_CONFIGURE = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=$(2) \
 	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache $(CMAKE_FLAGS) $(3)
 
-.PHONY: all deps configure build run test test-fast test-extended bench torture torture-load asan tsan fuzz format tidy clean
+.PHONY: all deps configure build run test test-fast test-extended bench oracle torture torture-load asan tsan fuzz format tidy clean
 
 all: build
 
@@ -47,6 +47,13 @@ test-fast: build
 
 bench: build
 	bash scripts/bench.sh $(BUILD_DIR)
+
+# The InfluxDB oracle (docs/influxql.md): InfluxDB 1.x from Debian and Gnomon get the same TSBS
+# data; every TSBS InfluxQL statement (ORACLE_PER_FILE of each file, 0 = all) and test/influxql
+# run against both, answers compared. Needs `apt-get install influxdb`; outside CI.
+ORACLE_PER_FILE ?= 3
+oracle: build
+	ORACLE_PER_FILE=$(ORACLE_PER_FILE) GNOMON=$(BUILD_DIR)/gnomon bash scripts/influxql_oracle.sh
 
 # The long crash harness (docs/reliability.md): kill -9 and power loss, at random moments and at
 # fault points, every row checked after every restart. make test runs 20 cycles.

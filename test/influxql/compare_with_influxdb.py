@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Runs InfluxQL statements against InfluxDB 1.x and Gnomon and compares their /query answers.
 
-  compare_with_influxdb.py --influx URL --gnomon URL --db DB [--per-file N] FILE_OR_DIR...
+  compare_with_influxdb.py --influx URL --gnomon URL [--db DB] [--per-file N] [--record] FILE_OR_DIR...
 
-FILE_OR_DIR: TSBS query files (lines "-- http: POST /query?q=...") or files of one statement per
-line. JSON answers are compared exactly, floats within 1e-9 relative. Exit status 1 on any
-difference; each one is printed with both answers.
+FILE_OR_DIR: TSBS query files (lines "-- http: POST /query?q=..."), files of one statement per
+line (both run against --db), or declarative tests (*.test, the format of
+test/integration/influxql_test.cc: their `write` blocks are loaded into both servers first).
+JSON answers are compared exactly, floats within 1e-9 relative. Exit status 1 on any difference;
+each one is printed with both answers. --record rewrites each *.test file's expected answers with
+InfluxDB's (a new test is written with placeholder answer lines, then recorded).
 """
 import argparse, glob, json, os, sys, urllib.parse, urllib.request
 
 
-def query(base, db, q, epoch=None):
+def query(base, db, q, epoch=None, extra=None):
     params = {"db": db, "q": q}
     if epoch:
         params["epoch"] = epoch
+    if extra:
+        params.update(urllib.parse.parse_qsl(extra))
     data = urllib.parse.urlencode(params).encode()
     req = urllib.request.Request(base + "/query", data=data, method="POST")
     try:
@@ -69,31 +74,88 @@ def statements(path, per_file):
     return out
 
 
+def post(url, body, ctype):
+    req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": ctype})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return r.status
+
+
+def test_file(path):
+    """(write blocks [(db, body)], queries [(db, option, statement, expected line index)], lines)."""
+    lines = open(path).read().split("\n")
+    writes, queries, i = [], [], 0
+    while i < len(lines):
+        words = lines[i].split()
+        if not words or words[0].startswith("#"):
+            i += 1
+        elif words[0] == "write":
+            j = i + 1
+            while j < len(lines) and lines[j]:
+                j += 1
+            writes.append((words[1], "\n".join(lines[i + 1:j]) + "\n"))
+            i = j + 1
+        elif words[0] == "query":
+            queries.append((words[1], words[2] if len(words) > 2 else "", lines[i + 1], i + 2))
+            i += 3
+        else:
+            sys.exit(f"{path}:{i + 1}: unknown directive {words[0]}")
+    return writes, queries, lines
+
+
+def compare(a, name, db, q, extra=None):
+    si, ji = query(a.influx, db, q, a.epoch, extra)
+    sg, jg = query(a.gnomon, db, q, a.epoch, extra)
+    d = None if si == sg else f"status {si} != {sg}"
+    d = d or same(ji, jg)
+    if d:
+        print(f"DIFF {name}: {d}\n  q: {q}\n  influxdb: {json.dumps(ji)[:600]}\n  gnomon:   {json.dumps(jg)[:600]}")
+    return d is None, ji
+
+
+def run_test_file(a, path):
+    writes, queries, lines = test_file(path)
+    for db, body in writes:
+        for base in (a.influx, a.gnomon):
+            query(base, db, "CREATE DATABASE " + db)
+            post(base + "/write?db=" + urllib.parse.quote(db), body.encode(), "text/plain")
+    ok = 0
+    for db, option, q, answer_line in queries:
+        good, ji = compare(a, os.path.basename(path), db, q, option)
+        ok += good
+        if a.record:
+            lines[answer_line] = json.dumps(ji, separators=(",", ":"), ensure_ascii=False)
+    if a.record:
+        open(path, "w").write("\n".join(lines))
+    return ok, len(queries)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--influx", required=True)
     ap.add_argument("--gnomon", required=True)
-    ap.add_argument("--db", required=True)
+    ap.add_argument("--db")
     ap.add_argument("--per-file", type=int, default=3)
     ap.add_argument("--epoch")
+    ap.add_argument("--record", action="store_true")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
     files = []
     for p in a.paths:
         files += sorted(glob.glob(os.path.join(p, "*"))) if os.path.isdir(p) else [p]
-    total = bad = 0
+    total = good = 0
     for f in files:
+        if f.endswith(".test"):
+            ok, n = run_test_file(a, f)
+            good += ok
+            total += n
+            continue
+        if not a.db:
+            sys.exit("--db is needed for " + f)
         for q in statements(f, a.per_file):
             total += 1
-            si, ji = query(a.influx, a.db, q, a.epoch)
-            sg, jg = query(a.gnomon, a.db, q, a.epoch)
-            d = None if si == sg else f"status {si} != {sg}"
-            d = d or same(ji, jg)
-            if d:
-                bad += 1
-                print(f"DIFF {os.path.basename(f)}: {d}\n  q: {q}\n  influxdb: {json.dumps(ji)[:600]}\n  gnomon:   {json.dumps(jg)[:600]}")
-    print(f"{total - bad}/{total} statements answered the same")
-    sys.exit(1 if bad else 0)
+            good += compare(a, os.path.basename(f), a.db, q)[0]
+    print(f"{good}/{total} statements answered the same")
+    sys.exit(1 if good != total else 0)
 
 
 if __name__ == "__main__":
