@@ -2,6 +2,8 @@
 // time_bucket_gapfill(width, time [, start, finish]) (TimescaleDB) groups as date_bin /
 // time_bucket, and a GapFill node over the aggregate adds the missing buckets; locf(x) and
 // interpolate(x) of an aggregate or key in the select list or ORDER BY become its filled columns.
+#include <algorithm>
+
 #include "src/query/binder/select_binder.h"
 
 #include "src/query/parser/time_literal.h"
@@ -24,24 +26,29 @@ Result<BoundExprPtr> SelectBinder::BindGapFillKey(const ParsedExpression& key, c
                                                   GapFillKey* out) {
   const auto& f = key.As<FunctionExpression>();
   const bool timescale = f.name == "time_bucket_gapfill";
-  if (f.children.size() < 2 || f.children.size() > (timescale ? 4u : 3u)) {
+  // Both forms may name the range: time_bucket_gapfill after the time, date_bin_gapfill after
+  // the origin.
+  const size_t n = f.children.size();
+  if (n < 2 || n > (timescale ? 4u : 5u) || (!timescale && n == 4)) {
     return Status::InvalidArgument(f.name + (timescale ? " takes (width, time [, start, finish])"
-                                                       : " takes (width, time [, origin])") + ": " + key.ToString());
+                                                       : " takes (width, time [, origin [, start, finish]])") +
+                                   ": " + key.ToString());
   }
   auto plain = std::make_unique<FunctionExpression>(timescale ? "time_bucket" : "date_bin");
-  const size_t args = timescale ? 2 : f.children.size();
+  const size_t args = timescale ? 2 : std::min<size_t>(n, 3);
   for (size_t i = 0; i < args; ++i) plain->children.push_back(f.children[i]->Copy());
   GNOMON_ASSIGN_OR_RETURN(BoundExprPtr bound, query::Bind(*plain, source));
   int column = -1;
   if (!AsTimeBucket(*bound, &out->bucket, &column)) {
     return Status::InvalidArgument(f.name + " buckets a time column by a constant width: " + key.ToString());
   }
-  if (timescale && f.children.size() == 4) {
+  const size_t range_at = timescale ? 2 : 3;
+  if (n == range_at + 2) {
     int64_t bounds[2];
-    for (int i = 0; i < 2; ++i) {
-      GNOMON_ASSIGN_OR_RETURN(BoundExprPtr b, query::Bind(*f.children[2 + i], source));
+    for (size_t i = 0; i < 2; ++i) {
+      GNOMON_ASSIGN_OR_RETURN(BoundExprPtr b, query::Bind(*f.children[range_at + i], source));
       if (!b->IsConstant() || b->constant.is_null()) {
-        return Status::InvalidArgument("time_bucket_gapfill's start and finish are constant times: " + key.ToString());
+        return Status::InvalidArgument(f.name + "'s start and finish are constant times: " + key.ToString());
       }
       if (b->constant.type == ValueType::kString) {
         GNOMON_ASSIGN_OR_RETURN(bounds[i], ParseTimeLiteral(b->constant.s));

@@ -35,6 +35,13 @@ struct CompileContext {
       schema;
   // The measurements of a database (for FROM /regex/).
   std::function<Result<std::vector<std::string>>(const std::string& database)> measurements;
+  // Set while compiling a subquery: the tags its outer queries group by. InfluxDB passes them
+  // down, so the subquery groups by them too and its rows carry them.
+  // Likewise the time bounds (inclusive) of the outer queries' WHERE: InfluxDB narrows the
+  // subquery's range to them.
+  bool subquery = false;
+  std::vector<std::string> outer_group_tags;
+  std::optional<int64_t> outer_lower, outer_upper;
 };
 
 // One measurement's part of a statement's answer.

@@ -39,7 +39,8 @@ TEST(InfluxqlCompiler, GroupByTimeFillsBucketsOverTheRange) {
   EXPECT_EQ((*c)[0].columns, (std::vector<std::string>{"time", "max", "max_1"}));
   EXPECT_TRUE((*c)[0].tag_keys.empty());
   EXPECT_EQ((*c)[0].sql,
-            "SELECT date_bin_gapfill(INTERVAL '1 hour', time, TIMESTAMP '1970-01-01T00:00:00Z') AS time, "
+            "SELECT date_bin_gapfill(INTERVAL '1 hour', time, TIMESTAMP '1970-01-01T00:00:00Z', "
+            "TIMESTAMP '2023-06-11T08:00:00Z', TIMESTAMP '2023-06-11T16:00:00Z') AS time, "
             "max(usage_user) AS max, max(usage_system) AS max_1 FROM db.cpu WHERE ((hostname = 'host_1' AND "
             "time >= TIMESTAMP '2023-06-11T08:00:00Z') AND time < TIMESTAMP '2023-06-11T16:00:00Z') GROUP BY 1 "
             "ORDER BY 1");
@@ -85,6 +86,29 @@ TEST(InfluxqlCompiler, LoneSelectorCarriesItsPointsTime) {
   auto c = Compile("SELECT max(usage_user) FROM cpu");
   ASSERT_TRUE(c.ok());
   EXPECT_NE((*c)[0].sql.find("arg_max(time, usage_user) AS time"), std::string::npos);
+}
+
+TEST(InfluxqlCompiler, SubqueriesTakeTheOuterGroupTagsAndTimeRange) {
+  // As InfluxDB: the outer GROUP BY region reaches the subquery, whose rows then carry region,
+  // and the outer WHERE time narrows the subquery's range instead of filtering its buckets.
+  auto c = Compile("SELECT count(m) FROM (SELECT mean(usage_user) AS m FROM cpu GROUP BY time(10m)) "
+                   "WHERE time > '2023-06-11T00:00:00Z' AND time < '2023-06-11T01:00:00Z' GROUP BY region");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ((*c)[0].tag_keys, (std::vector<std::string>{"region"}));
+  const std::string& sql = (*c)[0].sql;
+  EXPECT_NE(sql.find("FROM (SELECT region AS region, date_bin_gapfill(INTERVAL '10 minutes', time, "
+                     "TIMESTAMP '1970-01-01T00:00:00Z', TIMESTAMP '2023-06-11T00:00:00.000000001Z', "
+                     "TIMESTAMP '2023-06-11T01:00:00Z')"),
+            std::string::npos) << sql;
+  EXPECT_NE(sql.find("time >= TIMESTAMP '2023-06-11T00:00:00.000000001Z' AND time <= TIMESTAMP "
+                     "'2023-06-11T00:59:59.999999999Z'"),
+            std::string::npos) << sql;
+  EXPECT_NE(sql.find(") AS __sub WHERE (TRUE AND TRUE)"), std::string::npos) << sql;
+  // A tag the subquery selects and the outer query groups by leaves its value list.
+  c = Compile("SELECT max(u) FROM (SELECT region, usage_user AS u FROM cpu) GROUP BY region");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_NE((*c)[0].sql.find("SELECT region AS region, time, usage_user AS u FROM db.cpu"), std::string::npos)
+      << (*c)[0].sql;
 }
 
 TEST(InfluxqlCompiler, RefusesWhatInfluxDbRefuses) {

@@ -160,6 +160,9 @@ Result<std::string> ConditionSql(const Expr& e, const Relation& rel, int64_t now
       const Expr& other = IsTimeRef(left) ? right : left;
       GNOMON_ASSIGN_OR_RETURN(auto t, EvalTime(other, now_ns));
       if (!t) return Status::InvalidArgument("invalid time comparison: " + e.ToString());
+      // Over a subquery the bounds narrow the subquery's own range (passed down as InfluxDB
+      // does); its rows are not filtered again, so a bucket starting before the range stays.
+      if (rel.subquery) return std::string("TRUE");
       std::string o = IsTimeRef(left) ? op : Mirror(op);
       if (o == "!=") return "time <> " + SqlTimestamp(*t);
       return "time " + o + " " + SqlTimestamp(*t);
@@ -212,8 +215,8 @@ Result<std::string> ValueSql(const Expr& e, const Relation& rel,
       }
       GNOMON_ASSIGN_OR_RETURN(std::string l, ValueSql(*e.args[0], rel, call_sql));
       GNOMON_ASSIGN_OR_RETURN(std::string r, ValueSql(*e.args[1], rel, call_sql));
-      // InfluxQL divides in floating point, integers included, and x / 0 is 0.
-      if (op == "/") return "(CASE WHEN " + r + " = 0 THEN 0.0 ELSE CAST(" + l + " AS DOUBLE) / " + r + " END)";
+      // InfluxQL divides in floating point, integers included, and x / 0 is 0 (null / 0 stays null).
+      if (op == "/") return "(CASE WHEN " + r + " = 0 AND " + l + " IS NOT NULL THEN 0.0 ELSE CAST(" + l + " AS DOUBLE) / " + r + " END)";
       return "(" + l + " " + op + " " + r + ")";
     }
     case Expr::Kind::kRegex:

@@ -89,7 +89,12 @@ Result<std::string> Where(const ShapeInput& in, const std::string& extra) {
   if (in.select->condition) {
     GNOMON_ASSIGN_OR_RETURN(w, ConditionSql(*in.select->condition, *in.rel, in.now_ns));
   }
-  if (!extra.empty()) w = w.empty() ? extra : "(" + w + ") AND " + extra;
+  std::string bounds;
+  if (in.outer_range.lower) bounds = "time >= " + SqlTimestamp(*in.outer_range.lower);
+  if (in.outer_range.upper) bounds += (bounds.empty() ? "" : " AND ") + ("time <= " + SqlTimestamp(*in.outer_range.upper));
+  for (const std::string* part : {static_cast<const std::string*>(&bounds), &extra}) {
+    if (!part->empty()) w = w.empty() ? *part : "(" + w + ") AND " + *part;
+  }
   return w.empty() ? std::string() : " WHERE " + w;
 }
 
@@ -154,9 +159,14 @@ Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const 
   const SelectStatement& s = *in.select;
   std::string sql = "SELECT " + TagPrefix(in);
   if (in.time_dim) {
-    const char* fn = s.fill == FillMode::kNone ? "date_bin" : "date_bin_gapfill";
-    sql += std::string(fn) + "(" + SqlInterval(in.time_dim->interval) + ", time, " +
-           SqlTimestamp(in.time_dim->offset) + ") AS time";
+    const bool fill = s.fill != FillMode::kNone;
+    sql += std::string(fill ? "date_bin_gapfill" : "date_bin") + "(" + SqlInterval(in.time_dim->interval) + ", time, " +
+           SqlTimestamp(in.time_dim->offset);
+    // The buckets span the statement's range, not the range of whatever rows lie below it.
+    if (fill && in.range.lower && in.range.upper) {
+      sql += ", " + SqlTimestamp(*in.range.lower) + ", " + SqlTimestamp(*in.range.upper + 1);
+    }
+    sql += ") AS time";
   } else {
     GNOMON_ASSIGN_OR_RETURN(std::string t, AggregateTime(in, values));
     sql += t + " AS time";

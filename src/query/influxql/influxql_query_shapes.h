@@ -20,7 +20,8 @@ struct ShapeInput {
   std::optional<Dimension> time_dim;
   std::vector<Field> fields;   // expanded
   std::vector<std::string> names;  // output names of `fields`
-  TimeRange range;
+  TimeRange range;        // of this WHERE and the outer queries' together
+  TimeRange outer_range;  // what the outer queries' WHERE adds (a subquery's rows stay inside it)
 };
 
 Result<std::string> ShapeSql(const ShapeInput& in);

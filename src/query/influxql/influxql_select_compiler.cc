@@ -85,12 +85,52 @@ Result<std::vector<Field>> ExpandFields(const SelectStatement& s, const Relation
   return out;
 }
 
-Result<std::vector<Relation>> ResolveSource(const Source& src, const CompileContext& ctx,
+// The narrower of two optional bounds: the larger lower bound or the smaller upper one.
+std::optional<int64_t> Tighter(std::optional<int64_t> a, std::optional<int64_t> b, bool lower) {
+  if (!a) return b;
+  if (!b) return a;
+  return lower ? std::max(*a, *b) : std::min(*a, *b);
+}
+
+// The named tags `s` groups by, with those its own outer queries group by.
+std::vector<std::string> TagsPassedDown(const SelectStatement& s, const CompileContext& ctx) {
+  std::vector<std::string> tags = ctx.outer_group_tags;
+  for (const Dimension& d : s.dimensions) {
+    if (d.kind == Dimension::Kind::kTag) tags.push_back(d.name);
+  }
+  return tags;
+}
+
+// A subquery's own group tags plus the outer ones its relation has; a selected tag that is also a
+// group tag leaves the value list (the outer query reads it as the tag).
+void AddOuterGroupTags(const CompileContext& ctx, const Relation& rel, ShapeInput* in) {
+  if (!ctx.subquery) return;
+  for (const auto& t : ctx.outer_group_tags) {
+    if (rel.IsTag(t) && !std::binary_search(in->group_tags.begin(), in->group_tags.end(), t)) {
+      in->group_tags.insert(std::lower_bound(in->group_tags.begin(), in->group_tags.end(), t), t);
+    }
+  }
+  auto is_group_tag = [&](const Field& f) {
+    return f.expr->kind == Expr::Kind::kVarRef && rel.IsTag(f.expr->text) &&
+           std::binary_search(in->group_tags.begin(), in->group_tags.end(), f.expr->text);
+  };
+  size_t kept = std::count_if(in->fields.begin(), in->fields.end(), [&](const Field& f) { return !is_group_tag(f); });
+  if (kept > 0) in->fields.erase(std::remove_if(in->fields.begin(), in->fields.end(), is_group_tag), in->fields.end());
+}
+
+Result<std::vector<Relation>> ResolveSource(const SelectStatement& outer, const Source& src, const CompileContext& ctx,
                                             std::vector<std::string>* measurement_names,
                                             std::vector<std::string>* databases) {
   std::vector<Relation> out;
   if (src.subquery) {
-    GNOMON_ASSIGN_OR_RETURN(auto inner, CompileSelect(*src.subquery, ctx));
+    CompileContext inner_ctx = ctx;
+    inner_ctx.subquery = true;
+    inner_ctx.outer_group_tags = TagsPassedDown(outer, ctx);
+    TimeRange range;
+    GNOMON_RETURN_IF_ERROR(ExtractTimeRange(outer.condition.get(), ctx.now_ns, &range));
+    inner_ctx.outer_lower = Tighter(range.lower, ctx.outer_lower, true);
+    inner_ctx.outer_upper = Tighter(range.upper, ctx.outer_upper, false);
+    GNOMON_ASSIGN_OR_RETURN(auto inner, CompileSelect(*src.subquery, inner_ctx));
     if (inner.size() > 1) return Status::InvalidArgument("a subquery over several measurements is not supported");
     if (inner.empty()) return out;
     const CompiledSelect& c = inner[0];
@@ -137,7 +177,7 @@ Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select,
   std::vector<Relation> relations;
   std::vector<std::string> measurements, databases;
   for (const Source& src : select.sources) {
-    GNOMON_ASSIGN_OR_RETURN(auto rels, ResolveSource(src, ctx, &measurements, &databases));
+    GNOMON_ASSIGN_OR_RETURN(auto rels, ResolveSource(select, src, ctx, &measurements, &databases));
     for (auto& r : rels) relations.push_back(std::move(r));
   }
   std::vector<size_t> order(relations.size());
@@ -153,8 +193,12 @@ Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select,
     in.now_ns = ctx.now_ns;
     GNOMON_ASSIGN_OR_RETURN(in.group_tags, GroupTags(select, rel, &in.time_dim));
     GNOMON_ASSIGN_OR_RETURN(in.fields, ExpandFields(select, rel, in.group_tags));
+    AddOuterGroupTags(ctx, rel, &in);
     in.names = ColumnNames(in.fields);
     GNOMON_RETURN_IF_ERROR(ExtractTimeRange(select.condition.get(), ctx.now_ns, &in.range));
+    in.outer_range = {ctx.outer_lower, ctx.outer_upper};
+    in.range.lower = Tighter(in.range.lower, ctx.outer_lower, true);
+    in.range.upper = Tighter(in.range.upper, ctx.outer_upper, false);
     GNOMON_ASSIGN_OR_RETURN(std::string sql, ShapeSql(in));
     CompiledSelect c;
     c.database = databases[i];

@@ -8,6 +8,7 @@
 #include "src/query/influxql/influxql_compiler_internal.h"
 #include "src/query/query_engine.h"
 #include "src/server/api/database_name.h"
+#include "src/server/api/influxql_into_writer.h"
 #include "src/server/api/influxql_meta.h"
 
 namespace gnomon::server::api {
@@ -27,10 +28,41 @@ query::influxql::CompileContext CompileContextFor(ApiContext& ctx, const std::st
   return c;
 }
 
+// SELECT ... INTO: every compiled query's rows written to the target; the answer counts points
+// as InfluxDB does: {"name":"result","columns":["time","written"],"values":[[0, N]]}.
+Status RunSelectInto(ApiContext& ctx, const query::influxql::Source& into, const std::vector<CompiledSelect>& compiled,
+                     const InfluxqlRequest& req, const std::string& db, http::JsonWriter* json) {
+  const std::string target_db = into.database.empty() ? db : into.database;
+  if (target_db.empty()) return Status::InvalidArgument("database name required");
+  GNOMON_RETURN_IF_ERROR(req.caller->Check(auth::Access::kWrite, target_db));
+  if (!ctx.engine->DatabaseExists(target_db)) return Status::NotFound("database not found: " + target_db);
+  int64_t written = 0;
+  for (const CompiledSelect& c : compiled) {
+    query::QueryOptions options;
+    options.database = c.database;
+    options.now_ns = req.now_ns;
+    options.access_check = req.caller->AccessCheck();
+    IntoWriter sink(c, ctx.engine, target_db, into.measurement);
+    Status s = ctx.query_engine->Execute(c.sql, options, &sink);
+    written += sink.written();
+    GNOMON_RETURN_IF_ERROR(s);
+  }
+  json->Key("series").BeginArray().BeginObject().Key("name").String("result");
+  json->Key("columns").BeginArray().String("time").String("written").EndArray();
+  json->Key("values").BeginArray().BeginArray();
+  if (req.format.epoch_divisor > 0) {
+    json->Int(0);
+  } else {
+    json->String("1970-01-01T00:00:00Z");
+  }
+  json->Int(written).EndArray().EndArray().EndObject().EndArray();
+  return Status::OK();
+}
+
 Status RunSelect(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
                  http::JsonWriter* json) {
-  if (st.select->into) return Status::Unsupported("SELECT ... INTO is not supported yet");
   GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
+  if (st.select->into) return RunSelectInto(ctx, *st.select->into, compiled, req, db, json);
   SeriesSet set(req.format);
   for (const CompiledSelect& c : compiled) {
     query::QueryOptions options;
