@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "src/server/api/influxql_series_writer.h"
+
 namespace gnomon::server::api {
 namespace {
 
@@ -16,11 +18,7 @@ IntoWriter::IntoWriter(const query::influxql::CompiledSelect& compiled, storage:
 
 Status IntoWriter::Begin(const std::vector<query::ResultColumn>& columns) {
   ntags_ = c_.tag_keys.size();
-  if (columns.size() != ntags_ + c_.columns.size()) {
-    return Status::Internal("InfluxQL query returned " + std::to_string(columns.size()) + " columns, expected " +
-                            std::to_string(ntags_ + c_.columns.size()));
-  }
-  return Status::OK();
+  return CheckCompiledColumns(c_, columns);
 }
 
 Status IntoWriter::AddRow(const query::ResultChunk& chunk, size_t row) {

@@ -9,13 +9,18 @@ std::string SeriesSet::Finish() {
   return json_.Release();
 }
 
-Status SeriesWriter::Begin(const std::vector<query::ResultColumn>& columns) {
-  ntags_ = c_.tag_keys.size();
-  if (columns.size() != ntags_ + c_.columns.size()) {
+Status CheckCompiledColumns(const query::influxql::CompiledSelect& c, const std::vector<query::ResultColumn>& columns) {
+  const size_t expected = c.tag_keys.size() + c.columns.size();
+  if (columns.size() != expected) {
     return Status::Internal("InfluxQL query returned " + std::to_string(columns.size()) + " columns, expected " +
-                            std::to_string(ntags_ + c_.columns.size()));
+                            std::to_string(expected));
   }
   return Status::OK();
+}
+
+Status SeriesWriter::Begin(const std::vector<query::ResultColumn>& columns) {
+  ntags_ = c_.tag_keys.size();
+  return CheckCompiledColumns(c_, columns);
 }
 
 void SeriesWriter::OpenSeries(const std::vector<std::string>& tags) {

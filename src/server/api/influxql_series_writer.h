@@ -35,6 +35,9 @@ class SeriesSet {
   size_t count_ = 0;
 };
 
+// That a compiled query's result has its tag columns, then "time" and the values.
+Status CheckCompiledColumns(const query::influxql::CompiledSelect& c, const std::vector<query::ResultColumn>& columns);
+
 class SeriesWriter final : public query::ResultSink {
  public:
   SeriesWriter(const query::influxql::CompiledSelect& compiled, SeriesSet* out) : c_(compiled), out_(out) {}
