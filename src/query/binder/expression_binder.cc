@@ -500,7 +500,9 @@ bool IsAggregateName(const std::string& name) {
   static const char* kNames[] = {"count", "sum", "min", "max", "avg", "mean", "first", "last",
                                  "first_value", "last_value", "arg_max", "arg_min", "argmax",
                                  "argmin", "stddev", "stddev_samp", "stddev_pop", "variance",
-                                 "var_samp", "var_pop"};
+                                 "var_samp", "var_pop", "median", "quantile_cont", "quantile_disc",
+                                 "percentile_cont", "percentile_disc", "mode", "percentile_nearest",
+                                 "arg_percentile_nearest"};
   for (const char* n : kNames) {
     if (name == n) return true;
   }

@@ -1,5 +1,6 @@
 #include "src/query/binder/select_binder.h"
 
+#include <cmath>
 
 #include "src/query/binder/expression_binder.h"
 #include "src/query/binder/window_binder.h"
@@ -46,6 +47,70 @@ Result<std::vector<Predicate>> BindConjuncts(const ParsedExpression& where, cons
 
 namespace {
 
+// A constant numeric argument in [0, max]: a quantile's fraction or a percentile's percent.
+Result<double> FractionArgument(const FunctionExpression& f, const ParsedExpression& e, double max,
+                                const BindContext& input) {
+  GNOMON_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(e, input));
+  const std::string range = max == 1 ? "between 0 and 1" : "between 0 and 100";
+  if (!b->IsConstant() || !IsNumeric(b->constant.type) || b->constant.is_null()) {
+    return Status::InvalidArgument(f.name + "() takes a constant " + range + ", not " + e.ToString());
+  }
+  double v = b->constant.AsDouble();
+  // A percent outside 0..100 ranks no value (null), as InfluxQL's percentile() answers.
+  if (max == 100 && std::isfinite(v)) return v;
+  if (!(v >= 0 && v <= max)) return Status::InvalidArgument(f.name + "() takes a value " + range + ", not " + e.ToString());
+  return v;
+}
+
+// median(x), quantile_cont/quantile_disc(x, p), percentile_cont/percentile_disc(p) and mode()
+// WITHIN GROUP (ORDER BY x), mode(x), percentile_nearest(x, percent) and
+// arg_percentile_nearest(arg, x, percent).
+Status BindHolistic(const FunctionExpression& f, const BindContext& input, AggregateSpec* spec) {
+  if (f.distinct) return Status::InvalidArgument(f.name + "(DISTINCT ...) is not supported");
+  if (!f.order_by.empty() && !f.within_group) {
+    // mode(x ORDER BY key): ties go to the value that occurs first by key (InfluxQL's mode()).
+    if (spec->kind != AggKind::kMode || f.order_by.size() != 1 || f.order_by[0].descending) {
+      return Status::InvalidArgument(f.name + "() orders by WITHIN GROUP (ORDER BY ...), not ORDER BY inside the call");
+    }
+    GNOMON_ASSIGN_OR_RETURN(spec->key, Bind(*f.order_by[0].expression, input));
+  }
+  const ParsedExpression* ranked = f.within_group ? f.order_by[0].expression.get() : nullptr;
+  if (f.within_group) {
+    if (f.order_by.size() != 1) return Status::InvalidArgument(f.name + "() orders by exactly one expression");
+    spec->descending = f.order_by[0].descending;
+  }
+  switch (spec->kind) {
+    case AggKind::kQuantileCont:
+    case AggKind::kQuantileDisc: {
+      const ParsedExpression& p = f.within_group ? *f.children[0] : *f.children[1];
+      if (!f.within_group) ranked = f.children[0].get();
+      GNOMON_ASSIGN_OR_RETURN(spec->fraction, FractionArgument(f, p, 1, input));
+      break;
+    }
+    case AggKind::kPercentileNearest: {
+      const bool with_arg = f.children.size() == 3;
+      ranked = f.children[with_arg ? 1 : 0].get();
+      GNOMON_ASSIGN_OR_RETURN(spec->fraction, FractionArgument(f, *f.children[with_arg ? 2 : 1], 100, input));
+      GNOMON_ASSIGN_OR_RETURN(spec->key, Bind(*ranked, input));
+      GNOMON_ASSIGN_OR_RETURN(spec->arg, Bind(*f.children[0], input));
+      if (spec->key->type == ValueType::kString) return Status::InvalidArgument(f.name + "() ranks numbers: " + spec->text);
+      return Status::OK();
+    }
+    default:
+      if (f.within_group && !f.children.empty()) {
+        return Status::InvalidArgument(f.name + "() takes no arguments with WITHIN GROUP (ORDER BY x)");
+      }
+      if (!f.within_group) ranked = f.children[0].get();
+      break;
+  }
+  GNOMON_ASSIGN_OR_RETURN(spec->arg, Bind(*ranked, input));
+  const bool numeric_only = spec->kind == AggKind::kMedian || spec->kind == AggKind::kQuantileCont;
+  if (numeric_only && !IsNumeric(spec->arg->type) && spec->arg->type != ValueType::kNull) {
+    return Status::InvalidArgument(f.name + "() needs a numeric argument: " + spec->text);
+  }
+  return Status::OK();
+}
+
 // An aggregate call bound against the aggregate's input.
 Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, std::string text, const BindContext& input) {
   AggregateSpec spec;
@@ -57,6 +122,11 @@ Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, std::string
   }
   spec.distinct = f.distinct;
   spec.text = std::move(text);
+  if (IsHolistic(spec.kind)) {
+    GNOMON_RETURN_IF_ERROR(BindHolistic(f, input, &spec));
+    spec.result_type = AggregateResultType(spec.kind, spec.arg->type);
+    return spec;
+  }
   if (!f.children.empty()) {
     GNOMON_ASSIGN_OR_RETURN(spec.arg, Bind(*f.children[0], input));
   }

@@ -27,7 +27,18 @@ Result<AggKind> AggregateKindOf(const std::string& name, size_t nargs, bool has_
   if (name == "stddev_pop") { GNOMON_RETURN_IF_ERROR(want(1, 1)); return AggKind::kStddevPop; }
   if (name == "variance" || name == "var_samp") { GNOMON_RETURN_IF_ERROR(want(1, 1)); return AggKind::kVarSamp; }
   if (name == "var_pop") { GNOMON_RETURN_IF_ERROR(want(1, 1)); return AggKind::kVarPop; }
-  (void)has_order_by;
+  if (name == "median") { GNOMON_RETURN_IF_ERROR(want(1, 1)); return AggKind::kMedian; }
+  if (name == "quantile_cont") { GNOMON_RETURN_IF_ERROR(want(2, 2)); return AggKind::kQuantileCont; }
+  if (name == "quantile_disc") { GNOMON_RETURN_IF_ERROR(want(2, 2)); return AggKind::kQuantileDisc; }
+  // PostgreSQL's ordered-set forms: percentile_cont(p) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (...).
+  if (name == "percentile_cont" || name == "percentile_disc") {
+    GNOMON_RETURN_IF_ERROR(want(1, 1));
+    if (!has_order_by) return Status::InvalidArgument(name + "(fraction) needs WITHIN GROUP (ORDER BY expression)");
+    return name == "percentile_cont" ? AggKind::kQuantileCont : AggKind::kQuantileDisc;
+  }
+  if (name == "mode") { GNOMON_RETURN_IF_ERROR(want(has_order_by ? 0 : 1, 1)); return AggKind::kMode; }
+  if (name == "percentile_nearest") { GNOMON_RETURN_IF_ERROR(want(2, 2)); return AggKind::kPercentileNearest; }
+  if (name == "arg_percentile_nearest") { GNOMON_RETURN_IF_ERROR(want(3, 3)); return AggKind::kPercentileNearest; }
   return Status::InvalidArgument("unknown aggregate " + name);
 }
 
@@ -43,7 +54,9 @@ ValueType AggregateResultType(AggKind kind, ValueType arg) {
     case AggKind::kStddevSamp:
     case AggKind::kStddevPop:
     case AggKind::kVarSamp:
-    case AggKind::kVarPop: return ValueType::kFloat64;
+    case AggKind::kVarPop:
+    case AggKind::kMedian:
+    case AggKind::kQuantileCont: return ValueType::kFloat64;
     default: return arg;
   }
 }
@@ -56,6 +69,17 @@ bool AnsweredByStats(AggKind kind) {
     case AggKind::kMin:
     case AggKind::kMax:
     case AggKind::kAvg: return true;
+    default: return false;
+  }
+}
+
+bool IsHolistic(AggKind kind) {
+  switch (kind) {
+    case AggKind::kMedian:
+    case AggKind::kQuantileCont:
+    case AggKind::kQuantileDisc:
+    case AggKind::kMode:
+    case AggKind::kPercentileNearest: return true;
     default: return false;
   }
 }
@@ -79,7 +103,16 @@ double NumberAt(const Vector& v, size_t row) {
 
 }  // namespace
 
-void AggState::Update(const AggregateSpec& spec, const Vector* arg, const Vector* key, size_t row) {
+size_t AggState::Update(const AggregateSpec& spec, const Vector* arg, const Vector* key, size_t row) {
+  if (IsHolistic(spec.kind)) {
+    if (!held) held = std::make_unique<HeldValues>();
+    return held->Add(spec, arg, key, row);
+  }
+  UpdateRunning(spec, arg, key, row);
+  return 0;
+}
+
+void AggState::UpdateRunning(const AggregateSpec& spec, const Vector* arg, const Vector* key, size_t row) {
   switch (spec.kind) {
     case AggKind::kCountStar: ++count; return;
     case AggKind::kCount:
@@ -160,6 +193,7 @@ void AggState::Update(const AggregateSpec& spec, const Vector* arg, const Vector
       has = true;
       return;
     }
+    default: return;  // holistic kinds: Update hands them to HeldValues
   }
 }
 
@@ -210,7 +244,17 @@ void AggState::MergeStats(const AggregateSpec& spec, const storage::ColumnStats&
   }
 }
 
-void AggState::Merge(const AggregateSpec& spec, const AggState& o) {
+size_t AggState::Merge(const AggregateSpec& spec, const AggState& o) {
+  if (IsHolistic(spec.kind)) {
+    if (!o.held) return 0;
+    if (!held) held = std::make_unique<HeldValues>();
+    return held->Merge(*o.held);
+  }
+  MergeRunning(spec, o);
+  return 0;
+}
+
+void AggState::MergeRunning(const AggregateSpec& spec, const AggState& o) {
   switch (spec.kind) {
     case AggKind::kCountStar:
     case AggKind::kCount:
@@ -272,6 +316,7 @@ void AggState::Merge(const AggregateSpec& spec, const AggState& o) {
 }
 
 Result<Value> AggState::Finalize(const AggregateSpec& spec) const {
+  if (IsHolistic(spec.kind)) return held ? held->Finalize(spec) : Value::Null();
   switch (spec.kind) {
     case AggKind::kCountStar:
     case AggKind::kCount: return Value::Int(count);

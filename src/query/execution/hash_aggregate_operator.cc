@@ -58,7 +58,9 @@ Status HashAggregateOperator::Compute() {
       for (size_t a = 0; a < specs_.size(); ++a) {
         const Vector* arg = specs_[a].arg ? &args[a] : nullptr;
         const Vector* akey = specs_[a].key ? &akeys[a] : nullptr;
-        for (size_t r = 0; r < in.rows; ++r) group_states_[row_group[r]][a].Update(specs_[a], arg, akey, r);
+        size_t held = 0;  // median, quantiles and mode keep their values until the end
+        for (size_t r = 0; r < in.rows; ++r) held += group_states_[row_group[r]][a].Update(specs_[a], arg, akey, r);
+        if (held > 0) GNOMON_RETURN_IF_ERROR(ctx_->Reserve(held));
       }
     }
     if (done) break;

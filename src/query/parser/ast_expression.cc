@@ -355,9 +355,10 @@ std::string FunctionExpression::ToString() const {
   } else {
     if (distinct) out += "DISTINCT ";
     out += JoinExpressions(children);
-    if (!order_by.empty()) out += " ORDER BY " + JoinOrderBy(order_by);
+    if (!order_by.empty() && !within_group) out += " ORDER BY " + JoinOrderBy(order_by);
   }
   out += ')';
+  if (within_group) out += " WITHIN GROUP (ORDER BY " + JoinOrderBy(order_by) + ")";
   if (window) out += " OVER (" + window->ToString() + ")";
   return out;
 }
@@ -368,6 +369,7 @@ ExprPtr FunctionExpression::Copy() const {
   f->is_star = is_star;
   f->distinct = distinct;
   f->order_by = CopyOrderBy(order_by);
+  f->within_group = within_group;
   if (window) f->window = window->Copy();
   return FinishCopy(std::move(f));
 }

@@ -204,7 +204,8 @@ struct WindowSpec {
   std::unique_ptr<WindowSpec> Copy() const;
 };
 
-// name(args): also count(*) (is_star), count(DISTINCT x), last_value(x ORDER BY time) and
+// name(args): also count(*) (is_star), count(DISTINCT x), last_value(x ORDER BY time),
+// percentile_cont(0.5) WITHIN GROUP (ORDER BY x) and
 // window calls lead(x) OVER (...). Names are folded to lower case unless quoted; the binder
 // decides which names exist and which are aggregates.
 class FunctionExpression : public ParsedExpression {
@@ -221,6 +222,7 @@ class FunctionExpression : public ParsedExpression {
   bool is_star = false;   // f(*); children is empty
   bool distinct = false;  // f(DISTINCT ...)
   std::vector<OrderByItem> order_by;  // f(x ORDER BY y): ordered-set aggregates
+  bool within_group = false;  // order_by came from f(p) WITHIN GROUP (ORDER BY x)
   std::unique_ptr<WindowSpec> window;  // non-null for f(...) OVER (...)
 };
 

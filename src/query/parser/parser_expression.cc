@@ -413,6 +413,17 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, size_t begin) {
     }
   }
   GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close " + f->name + "("));
+  if (PeekKeyword("WITHIN") && PeekKeyword("GROUP", 1)) {
+    Advance();
+    if (!f->order_by.empty()) return ErrorAt(Peek(), "ORDER BY both inside " + f->name + "() and in WITHIN GROUP");
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("GROUP"));
+    GNOMON_RETURN_IF_ERROR(Expect(TokenType::kLParen, "'(' after WITHIN GROUP"));
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("ORDER"));
+    GNOMON_RETURN_IF_ERROR(ExpectKeyword("BY"));
+    GNOMON_ASSIGN_OR_RETURN(f->order_by, ParseOrderByList());
+    GNOMON_RETURN_IF_ERROR(Expect(TokenType::kRParen, "')' to close WITHIN GROUP ("));
+    f->within_group = true;
+  }
   if (PeekKeyword("FILTER")) return ErrorAt(Peek(), "aggregate FILTER is not supported");
   if (ConsumeKeyword("OVER")) {
     GNOMON_ASSIGN_OR_RETURN(f->window, ParseOver());
