@@ -231,7 +231,9 @@ bool IsAggregateName(const std::string& fn) {
                                                "distinct", "integral", "sample", "top", "bottom"};
   return kNames.count(fn) > 0;
 }
-bool IsSelectorName(const std::string& fn) { return fn == "first" || fn == "last" || fn == "max" || fn == "min"; }
+bool IsSelectorName(const std::string& fn) {
+  return fn == "first" || fn == "last" || fn == "max" || fn == "min" || fn == "percentile";
+}
 bool IsTransformName(const std::string& fn) {
   static const std::set<std::string> kNames = {"difference", "non_negative_difference", "derivative",
                                                "non_negative_derivative", "elapsed", "moving_average",

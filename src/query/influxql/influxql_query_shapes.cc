@@ -1,37 +1,14 @@
 #include "src/query/influxql/influxql_query_shapes.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
+
+#include "src/query/influxql/influxql_shape_parts.h"
+#include "src/query/influxql/influxql_selector_shapes.h"
 
 namespace gnomon::query::influxql {
 namespace {
-
-const Expr& Unparen(const Expr& e) { return e.kind == Expr::Kind::kParen ? Unparen(*e.args[0]) : e; }
-
-std::string TagPrefix(const ShapeInput& in) {
-  std::string s;
-  for (const auto& t : in.group_tags) s += (in.rel->IsTag(t) ? Quote(t) : "CAST(NULL AS VARCHAR)") + " AS " + Quote(t) + ", ";
-  return s;
-}
-
-std::string QuotedTags(const ShapeInput& in) {
-  std::string s;
-  for (const auto& t : in.group_tags) s += Quote(t) + ", ";
-  return s;
-}
-
-std::string Ordinals(size_t n) {
-  std::string s;
-  for (size_t i = 1; i <= n; ++i) s += (i > 1 ? ", " : "") + std::to_string(i);
-  return s;
-}
-
-// The columns of a shaped body, by name: tags, time, values.
-std::string ColumnList(const ShapeInput& in, const std::vector<std::string>& names) {
-  std::string s = QuotedTags(in) + "time";
-  for (const auto& n : names) s += ", " + Quote(n);
-  return s;
-}
 
 Result<std::string> MathCall(const Expr& call, const Relation& rel,
                              const std::function<Result<std::string>(const Expr&)>& call_sql) {
@@ -42,6 +19,21 @@ Result<std::string> MathCall(const Expr& call, const Relation& rel,
     s += (i ? ", " : "") + a;
   }
   return s + ")";
+}
+
+// percentile(field, N)'s N, a number literal.
+Result<std::string> PercentArgument(const Expr& call) {
+  if (call.args.size() != 2) {
+    return Status::InvalidArgument("invalid number of arguments for percentile, expected 2, got " + std::to_string(call.args.size()));
+  }
+  const Expr& n = Unparen(*call.args[1]);
+  if (n.kind != Expr::Kind::kInteger && n.kind != Expr::Kind::kNumber) {
+    return Status::InvalidArgument("expected float argument in percentile()");
+  }
+  char buf[32];
+  if (n.kind == Expr::Kind::kInteger) return std::to_string(n.int_value);
+  std::snprintf(buf, sizeof buf, "%.17g", n.number_value);
+  return std::string(buf);
 }
 
 Result<std::string> AggregateCall(const Expr& call, const Relation& rel) {
@@ -62,12 +54,18 @@ Result<std::string> AggregateCall(const Expr& call, const Relation& rel) {
   }
   std::string x = rel.FieldType(arg.text) != nullptr ? Quote(arg.text) : "NULL";
   const std::string& f = call.text;
+  if (f == "percentile") {
+    GNOMON_ASSIGN_OR_RETURN(std::string p, PercentArgument(call));
+    return "percentile_nearest(" + x + ", " + p + ")";
+  }
   if (call.args.size() != 1) return Status::InvalidArgument("invalid number of arguments for " + f + ", expected 1, got " + std::to_string(call.args.size()));
   if (f == "mean") return "avg(" + x + ")";
   if (f == "count") return "coalesce(count(" + x + "), 0)";  // an empty bucket counts 0, not null
   if (f == "sum" || f == "min" || f == "max" || f == "first" || f == "last") return f + "(" + x + ")";
   if (f == "spread") return "(max(" + x + ") - min(" + x + "))";
   if (f == "stddev") return "stddev_samp(" + x + ")";
+  if (f == "median") return "median(" + x + ")";
+  if (f == "mode") return "mode(" + x + " ORDER BY time)";  // ties: the value seen first
   return Status::InvalidArgument(f + "() is not supported yet");
 }
 
@@ -82,20 +80,6 @@ Result<std::string> RawValue(const Expr& e, const Relation& rel) {
 void FieldRefs(const Expr& e, const Relation& rel, std::set<std::string>* out) {
   if (e.kind == Expr::Kind::kVarRef && rel.FieldType(e.text) != nullptr) out->insert(e.text);
   for (const auto& a : e.args) FieldRefs(*a, rel, out);
-}
-
-Result<std::string> Where(const ShapeInput& in, const std::string& extra) {
-  std::string w;
-  if (in.select->condition) {
-    GNOMON_ASSIGN_OR_RETURN(w, ConditionSql(*in.select->condition, *in.rel, in.now_ns));
-  }
-  std::string bounds;
-  if (in.outer_range.lower) bounds = "time >= " + SqlTimestamp(*in.outer_range.lower);
-  if (in.outer_range.upper) bounds += (bounds.empty() ? "" : " AND ") + ("time <= " + SqlTimestamp(*in.outer_range.upper));
-  for (const std::string* part : {static_cast<const std::string*>(&bounds), &extra}) {
-    if (!part->empty()) w = w.empty() ? *part : "(" + w + ") AND " + *part;
-  }
-  return w.empty() ? std::string() : " WHERE " + w;
 }
 
 Result<std::string> RawBody(const ShapeInput& in, const std::vector<const Expr*>& values,
@@ -128,9 +112,13 @@ Result<std::string> RawBody(const ShapeInput& in, const std::vector<const Expr*>
 Result<std::string> AggregateTime(const ShapeInput& in, const std::vector<const Expr*>& values) {
   if (values.size() == 1) {
     const Expr& e = Unparen(*values[0]);
-    if (e.kind == Expr::Kind::kCall && IsSelectorName(e.text) && e.args.size() == 1 &&
+    if (e.kind == Expr::Kind::kCall && IsSelectorName(e.text) && e.args.size() == (e.text == "percentile" ? 2u : 1u) &&
         e.args[0]->kind == Expr::Kind::kVarRef && in.rel->FieldType(e.args[0]->text) != nullptr) {
       std::string x = Quote(e.args[0]->text);
+      if (e.text == "percentile") {
+        GNOMON_ASSIGN_OR_RETURN(std::string p, PercentArgument(e));
+        return "arg_percentile_nearest(time, " + x + ", " + p + ")";
+      }
       if (e.text == "max") return "arg_max(time, " + x + ")";
       if (e.text == "min") return "arg_min(time, " + x + ")";
       std::string agg = e.text == "first" ? "min" : "max";
@@ -138,20 +126,6 @@ Result<std::string> AggregateTime(const ShapeInput& in, const std::vector<const 
     }
   }
   return SqlTimestamp(in.range.lower.value_or(0));
-}
-
-// Buckets run over the WHERE clause's range; InfluxDB starts an open range at the first point
-// (its shards' first time) and ends it at now().
-std::string BucketRange(const ShapeInput& in) {
-  std::string extra;
-  if (!in.range.lower) {
-    std::string first = "SELECT min(time) FROM " + in.rel->from_sql;
-    auto where = Where(in, "");
-    if (where.ok()) first += *where;
-    extra = "time >= (" + first + ")";
-  }
-  if (!in.range.upper) extra += (extra.empty() ? "" : " AND ") + std::string("time <= ") + SqlTimestamp(in.now_ns);
-  return extra;
 }
 
 Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const Expr*>& values,
@@ -191,6 +165,13 @@ Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const 
   } else {
     sql += " HAVING count(*) > 0";  // no points: no series, as InfluxDB answers
   }
+  if (!in.time_dim) {
+    // Without buckets a row of nothing but nulls (a missing field, a percentile past the last
+    // value) is no point: InfluxDB leaves it out.
+    std::string any;
+    for (const auto& n : names) any += (any.empty() ? "" : " OR ") + Quote(n) + " IS NOT NULL";
+    sql = "SELECT * FROM (" + sql + ") AS " + Quote("__a") + " WHERE " + any;
+  }
   if (in.time_dim && s.fill == FillMode::kValue) {
     std::string fill = s.fill_value->ToString();
     std::string outer = "SELECT " + QuotedTags(in) + "time";
@@ -198,19 +179,6 @@ Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const 
     sql = outer + " FROM (" + sql + ") AS " + Quote("__fill");
   }
   return sql;
-}
-
-// ORDER BY series and time, then LIMIT/OFFSET within each series.
-// Series in tag order, points in time order (both reversed by ORDER BY time DESC, as InfluxDB
-// does); raw points of one time in series-key order (`tie_break`: their other tags' columns).
-std::string OrderBy(const ShapeInput& in, const std::string& tie_break) {
-  const char* dir = in.select->order_desc ? " DESC" : "";
-  // A series without the tag sorts as its empty value would, first.
-  const char* tag_dir = in.select->order_desc ? " DESC NULLS LAST" : " NULLS FIRST";
-  std::string order = " ORDER BY ";
-  for (size_t i = 1; i <= in.group_tags.size(); ++i) order += std::to_string(i) + tag_dir + ", ";
-  order += std::to_string(in.group_tags.size() + 1) + dir;
-  return order + tie_break;
 }
 
 // The ungrouped tags a raw query returns, as ORDER BY keys after time (in tag-key order, which
@@ -228,29 +196,6 @@ std::string RawTieBreak(const ShapeInput& in) {
     }
   }
   return s;
-}
-
-std::string Finish(const ShapeInput& in, const std::string& body, const std::vector<std::string>& names,
-                   const std::string& tie_break = "") {
-  const SelectStatement& s = *in.select;
-  size_t ntags = in.group_tags.size();
-  std::string order = OrderBy(in, tie_break);
-  if (s.limit == 0 && s.offset == 0) return body + order;
-  if (ntags == 0) {
-    std::string sql = body + order;
-    if (s.limit > 0) sql += " LIMIT " + std::to_string(s.limit);
-    if (s.offset > 0) sql += " OFFSET " + std::to_string(s.offset);
-    return sql;
-  }
-  std::string partition;
-  for (size_t i = 0; i < ntags; ++i) partition += (i ? ", " : "") + Quote(in.group_tags[i]);
-  std::string cols = ColumnList(in, names);
-  std::string ranked = "SELECT " + cols + ", row_number() OVER (PARTITION BY " + partition + " ORDER BY time" +
-                       (s.order_desc ? " DESC" : "") + ") AS " + Quote("__rn") + " FROM (" + body + ") AS " +
-                       Quote("__b");
-  std::string cond = Quote("__rn") + " > " + std::to_string(s.offset);
-  if (s.limit > 0) cond += " AND " + Quote("__rn") + " <= " + std::to_string(s.offset + s.limit);
-  return "SELECT " + cols + " FROM (" + ranked + ") AS " + Quote("__r") + " WHERE " + cond + order;
 }
 
 Result<std::string> TransformSql(const Expr& call, const std::string& v, const std::string& window) {
@@ -334,6 +279,7 @@ Result<std::string> ShapeSql(const ShapeInput& in) {
   bool any_transform = false, any_aggregate = false, all_aggregate = true;
   for (const Field& f : in.fields) {
     const Expr& e = Unparen(*f.expr);
+    if (e.kind == Expr::Kind::kCall && IsMultiPointSelector(e.text)) return MultiPointSelectorSql(in);
     bool transform = e.kind == Expr::Kind::kCall && IsTransformName(e.text);
     any_transform = any_transform || transform;
     bool agg = HasAggregate(e);

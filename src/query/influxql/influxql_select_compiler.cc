@@ -72,7 +72,9 @@ Result<std::vector<Field>> ExpandFields(const SelectStatement& s, const Relation
       std::sort(fields.begin(), fields.end());
       for (const auto& [n, t] : fields) {
         if (re != nullptr && !RegexMatches(*re, n)) continue;
-        if (e.text != "count" && e.text != "first" && e.text != "last" && t == ValueType::kString) continue;
+        const bool any_type = e.text == "count" || e.text == "first" || e.text == "last" || e.text == "mode" ||
+                              e.text == "distinct";
+        if (!any_type && t == ValueType::kString) continue;
         ExprPtr call = e.Copy();
         call->args[0] = MakeVarRef(n);
         out.push_back(Field{std::move(call), prefix + "_" + n});
@@ -80,6 +82,12 @@ Result<std::vector<Field>> ExpandFields(const SelectStatement& s, const Relation
       continue;
     }
     out.push_back(Field{e.Copy(), f.alias});
+    // top(field, tag..., N) also returns the tags it picked distinct points by.
+    if (e.kind == Expr::Kind::kCall && (e.text == "top" || e.text == "bottom")) {
+      for (size_t i = 1; i + 1 < e.args.size(); ++i) {
+        if (e.args[i]->kind == Expr::Kind::kVarRef) out.push_back(Field{MakeVarRef(e.args[i]->text), ""});
+      }
+    }
   }
   if (out.empty()) return Status::InvalidArgument("at least 1 non-time field must be queried");
   return out;
@@ -174,6 +182,10 @@ Result<std::vector<Relation>> ResolveSource(const SelectStatement& outer, const 
 }  // namespace
 
 Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select, const CompileContext& ctx) {
+  // Answering in UTC what asked for local time would shift every day bucket and timestamp.
+  if (!select.tz.empty() && select.tz != "UTC" && select.tz != "Etc/UTC") {
+    return Status::InvalidArgument("tz('" + select.tz + "') is not supported yet: Gnomon answers in UTC");
+  }
   std::vector<Relation> relations;
   std::vector<std::string> measurements, databases;
   for (const Source& src : select.sources) {

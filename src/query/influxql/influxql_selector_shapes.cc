@@ -1,0 +1,143 @@
+#include "src/query/influxql/influxql_selector_shapes.h"
+
+#include "src/query/influxql/influxql_shape_parts.h"
+
+namespace gnomon::query::influxql {
+namespace {
+
+// The column a selected name reads: a field or tag of the relation, else NULL.
+std::string ColumnOf(const Relation& rel, const std::string& name) {
+  return rel.FieldType(name) != nullptr || rel.IsTag(name) ? Quote(name) : "NULL";
+}
+
+// PARTITION BY keys of one group: its tags and its GROUP BY time() bucket.
+std::string GroupPartition(const ShapeInput& in, const std::string& more = "") {
+  std::string p;
+  for (const auto& t : in.group_tags) {
+    if (in.rel->IsTag(t)) p += (p.empty() ? "" : ", ") + Quote(t);
+  }
+  if (in.time_dim) {
+    p += (p.empty() ? "" : ", ") + std::string("date_bin(") + SqlInterval(in.time_dim->interval) + ", time, " +
+         SqlTimestamp(in.time_dim->offset) + ")";
+  }
+  if (!more.empty()) p += (p.empty() ? "" : ", ") + more;
+  return p.empty() ? "" : "PARTITION BY " + p + " ";
+}
+
+struct TopCall {
+  const Expr* call = nullptr;
+  size_t field_index = 0;         // its place among the statement's fields
+  std::string field;              // the ranked field
+  std::vector<std::string> tags;  // top(field, tag..., N): one point per combination of these
+  int64_t n = 0;
+};
+
+Result<TopCall> ParseTopCall(const ShapeInput& in) {
+  TopCall t;
+  for (size_t i = 0; i < in.fields.size(); ++i) {
+    const Expr& e = Unparen(*in.fields[i].expr);
+    if (e.kind == Expr::Kind::kVarRef) continue;
+    if (e.kind != Expr::Kind::kCall || (e.text != "top" && e.text != "bottom") || t.call != nullptr) {
+      const std::string f = t.call ? t.call->text : (e.kind == Expr::Kind::kCall ? e.text : "top");
+      return Status::InvalidArgument("selector function " + f + "() cannot be combined with other functions");
+    }
+    t.call = &e;
+    t.field_index = i;
+  }
+  const Expr& c = *t.call;
+  if (c.args.size() < 2) {
+    return Status::InvalidArgument("invalid number of arguments for " + c.text + ", expected at least 2, got " +
+                                   std::to_string(c.args.size()));
+  }
+  const Expr& last = Unparen(*c.args.back());
+  if (last.kind != Expr::Kind::kInteger) {
+    return Status::InvalidArgument("expected integer as last argument in " + c.text + "(), found " + last.ToString());
+  }
+  if (last.int_value < 1) {
+    return Status::InvalidArgument("limit (" + std::to_string(last.int_value) + ") in " + c.text +
+                                   " function must be at least 1");
+  }
+  t.n = last.int_value;
+  if (in.select->limit > 0 && t.n > in.select->limit) {
+    return Status::InvalidArgument("limit (" + std::to_string(t.n) + ") in " + c.text +
+                                   " function can not be larger than the LIMIT (" + std::to_string(in.select->limit) +
+                                   ") in the select statement");
+  }
+  if (c.args[0]->kind != Expr::Kind::kVarRef) {
+    return Status::InvalidArgument("expected first argument to be a field in " + c.text + "(), found " + c.args[0]->ToString());
+  }
+  t.field = c.args[0]->text;
+  for (size_t i = 1; i + 1 < c.args.size(); ++i) {
+    if (c.args[i]->kind != Expr::Kind::kVarRef) {
+      return Status::InvalidArgument("only fields or tags are allowed in " + c.text + "(), found " + c.args[i]->ToString());
+    }
+    t.tags.push_back(c.args[i]->text);
+  }
+  return t;
+}
+
+// top()/bottom(): the n points of each group with the largest (smallest) values, earliest first
+// among equal values, at their own times; with tag arguments, the best point of each combination
+// of those tags first. Other selected fields and tags come from the same points.
+Result<std::string> TopSql(const ShapeInput& in) {
+  GNOMON_ASSIGN_OR_RETURN(TopCall t, ParseTopCall(in));
+  const std::string x = ColumnOf(*in.rel, t.field);
+  const std::string dir = t.call->text == "top" ? " DESC" : " ASC";
+  std::string cols = TagPrefix(in) + "time";
+  for (size_t i = 0; i < in.fields.size(); ++i) {
+    const Expr& e = Unparen(*in.fields[i].expr);
+    cols += ", " + (i == t.field_index ? x : ColumnOf(*in.rel, e.text)) + " AS " + Quote(in.names[i]);
+  }
+  const std::string ranked = Quote(in.names[t.field_index]);
+  GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, x + " IS NOT NULL"));
+  std::string points = "SELECT " + cols + " FROM " + in.rel->from_sql + where;
+  if (!t.tags.empty()) {
+    std::string by;
+    for (const auto& tag : t.tags) by += (by.empty() ? "" : ", ") + ColumnOf(*in.rel, tag);
+    points = "SELECT * FROM (SELECT *, row_number() OVER (" + GroupPartition(in, by) + "ORDER BY " + ranked + dir +
+             ", time) AS " + Quote("__best") + " FROM (" + points + ") AS " + Quote("__p") + ") AS " +
+             Quote("__b") + " WHERE " + Quote("__best") + " = 1";
+  }
+  std::string rank = "SELECT *, row_number() OVER (" + GroupPartition(in) + "ORDER BY " + ranked + dir + ", time) AS " +
+                     Quote("__rank") + " FROM (" + points + ") AS " + Quote("__q");
+  std::string body = "SELECT " + ColumnList(in, in.names) + " FROM (" + rank + ") AS " + Quote("__s") + " WHERE " +
+                     Quote("__rank") + " <= " + std::to_string(t.n);
+  return Finish(in, body, in.names, ", " + ranked + dir);
+}
+
+// distinct(field): each value of a group once, at the group's time (the range's or the bucket's
+// start), in the order the values first occur.
+Result<std::string> DistinctSql(const ShapeInput& in) {
+  if (in.fields.size() != 1) {
+    return Status::InvalidArgument("aggregate function distinct() cannot be combined with other functions or fields");
+  }
+  const Expr& c = Unparen(*in.fields[0].expr);
+  if (c.args.size() != 1 || c.args[0]->kind != Expr::Kind::kVarRef) {
+    return Status::InvalidArgument("distinct function requires at least one argument");
+  }
+  const std::string x = ColumnOf(*in.rel, c.args[0]->text);
+  std::string time = SqlTimestamp(in.range.lower.value_or(0));
+  if (in.time_dim) {
+    time = "date_bin(" + SqlInterval(in.time_dim->interval) + ", time, " + SqlTimestamp(in.time_dim->offset) + ")";
+  }
+  GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, x + " IS NOT NULL"));
+  std::string body = "SELECT " + TagPrefix(in) + time + " AS time, " + x + " AS " + Quote(in.names[0]) +
+                     ", min(time) AS " + Quote("__first") + " FROM " + in.rel->from_sql + where + " GROUP BY " +
+                     Ordinals(in.group_tags.size() + 2);
+  body = "SELECT " + ColumnList(in, in.names) + " FROM (" + body + ") AS " + Quote("__d");
+  return Finish(in, body, in.names, ", " + Quote("__first"));
+}
+
+}  // namespace
+
+bool IsMultiPointSelector(const std::string& fn) { return fn == "top" || fn == "bottom" || fn == "distinct"; }
+
+Result<std::string> MultiPointSelectorSql(const ShapeInput& in) {
+  for (const Field& f : in.fields) {
+    const Expr& e = Unparen(*f.expr);
+    if (e.kind == Expr::Kind::kCall && e.text == "distinct") return DistinctSql(in);
+  }
+  return TopSql(in);
+}
+
+}  // namespace gnomon::query::influxql

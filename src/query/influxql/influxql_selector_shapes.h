@@ -1,0 +1,16 @@
+// InfluxQL's functions that return several points per group: top(), bottom() (the points with the
+// largest or smallest values, at their own times) and distinct() (each value once).
+#pragma once
+
+#include <string>
+
+#include "src/base/result.h"
+#include "src/query/influxql/influxql_query_shapes.h"
+
+namespace gnomon::query::influxql {
+
+bool IsMultiPointSelector(const std::string& fn);
+// The SQL of a statement whose fields hold one of those calls.
+Result<std::string> MultiPointSelectorSql(const ShapeInput& in);
+
+}  // namespace gnomon::query::influxql
