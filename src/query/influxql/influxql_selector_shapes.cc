@@ -128,14 +128,85 @@ Result<std::string> DistinctSql(const ShapeInput& in) {
   return Finish(in, body, in.names, ", " + Quote("__first"));
 }
 
+// integral(field[, unit]): the area under the points joined by straight lines (trapezoids), in
+// value x unit (default 1s). With GROUP BY time() a line crossing a bucket's end is split there at
+// its interpolated value; the rest of it, however many empty buckets it spans, counts for the
+// bucket of its later point, as InfluxDB 1.x's reducer does.
+Result<std::string> IntegralSql(const ShapeInput& in) {
+  if (in.fields.size() != 1) return Status::InvalidArgument("integral() cannot be combined with other fields or functions yet");
+  const Expr& c = Unparen(*in.fields[0].expr);
+  if (c.args.empty() || c.args.size() > 2 || c.args[0]->kind != Expr::Kind::kVarRef) {
+    return Status::InvalidArgument("invalid number of arguments for integral, expected 1 or 2, got " + std::to_string(c.args.size()));
+  }
+  int64_t unit = 1'000'000'000;
+  if (c.args.size() == 2) {
+    if (c.args[1]->kind != Expr::Kind::kDuration) return Status::InvalidArgument("second argument must be a duration");
+    unit = c.args[1]->int_value;
+  }
+  const std::string x = ColumnOf(*in.rel, c.args[0]->text);
+  const std::string unit_s = std::to_string(static_cast<double>(unit) / 1e9);
+  std::string by;
+  for (const auto& t : in.group_tags) {
+    if (in.rel->IsTag(t)) by += (by.empty() ? "" : ", ") + Quote(t);
+  }
+  const std::string over = "OVER (" + (by.empty() ? "" : "PARTITION BY " + by + " ") + "ORDER BY time)";
+  GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, x + " IS NOT NULL"));
+  // Each point with the one before it in its group: a segment (pt, pv) -> (t, v), in seconds.
+  std::string segs = "SELECT " + TagPrefix(in) + "time, date_part('epoch', time) AS " + Quote("__t") + ", " + x +
+                     " AS " + Quote("__v") + ", lag(date_part('epoch', time)) " + over + " AS " + Quote("__pt") +
+                     ", lag(" + x + ") " + over + " AS " + Quote("__pv") + ", lag(time) " + over + " AS " +
+                     Quote("__ptime") + " FROM " + in.rel->from_sql + where;
+  const std::string t = Quote("__t"), v = Quote("__v"), pt = Quote("__pt"), pv = Quote("__pv");
+  const std::string tags = QuotedTags(in);
+  if (!in.time_dim) {
+    std::string time = SqlTimestamp(in.range.lower.value_or(0));
+    std::string body = "SELECT " + tags + time + " AS time, coalesce(sum((" + v + " + " + pv + ") / 2 * (" + t + " - " + pt +
+                       ")), 0) / " + unit_s + " AS " + Quote(in.names[0]) + " FROM (" + segs + ") AS " + Quote("__s") +
+                       " GROUP BY " + Ordinals(in.group_tags.size() + 1);
+    return Finish(in, body, in.names);
+  }
+  const std::string bin = "date_bin(" + SqlInterval(in.time_dim->interval) + ", %s, " + SqlTimestamp(in.time_dim->offset) + ")";
+  auto bucket_of = [&](const std::string& col) {
+    std::string b = bin;
+    return b.replace(b.find("%s"), 2, col);
+  };
+  const std::string width = std::to_string(static_cast<double>(in.time_dim->interval) / 1e9);
+  std::string split = "SELECT " + tags + bucket_of("time") + " AS " + Quote("__b") + ", " + bucket_of(Quote("__ptime")) +
+                      " AS " + Quote("__pb") + ", " + t + ", " + v + ", " + pt + ", " + pv + ", date_part('epoch', " +
+                      bucket_of(Quote("__ptime")) + ") + " + width + " AS " + Quote("__be") + " FROM (" + segs + ") AS " +
+                      Quote("__s") + " WHERE " + pv + " IS NOT NULL";
+  const std::string be = Quote("__be");
+  const std::string vb = "(" + pv + " + (" + v + " - " + pv + ") * (" + be + " - " + pt + ") / (" + t + " - " + pt + "))";
+  const std::string same = Quote("__b") + " = " + Quote("__pb");
+  std::string parts = "SELECT " + tags + Quote("__b") + " AS " + Quote("__bucket") + ", CASE WHEN " + same + " THEN (" + v +
+                      " + " + pv + ") / 2 * (" + t + " - " + pt + ") ELSE (" + v + " + " + vb + ") / 2 * (" + t + " - " +
+                      be + ") END AS " + Quote("__area") + " FROM (" + split + ") AS " + Quote("__x") +
+                      " UNION ALL SELECT " + tags + Quote("__pb") + ", (" + pv + " + " + vb + ") / 2 * (" + be + " - " +
+                      pt + ") FROM (" + split + ") AS " + Quote("__y") + " WHERE NOT (" + same + ")";
+  const bool fill = in.select->fill != FillMode::kNone;
+  std::string time = Quote("__bucket");
+  if (fill && in.range.lower && in.range.upper) {
+    time = "date_bin_gapfill(" + SqlInterval(in.time_dim->interval) + ", " + Quote("__bucket") + ", " +
+           SqlTimestamp(in.time_dim->offset) + ", " + SqlTimestamp(*in.range.lower) + ", " +
+           SqlTimestamp(*in.range.upper + 1) + ")";
+  }
+  std::string body = "SELECT " + tags + time + " AS time, sum(" + Quote("__area") + ") / " + unit_s + " AS " +
+                     Quote(in.names[0]) + " FROM (" + parts + ") AS " + Quote("__parts") + " GROUP BY " +
+                     Ordinals(in.group_tags.size() + 1);
+  return Finish(in, body, in.names);
+}
+
 }  // namespace
 
-bool IsMultiPointSelector(const std::string& fn) { return fn == "top" || fn == "bottom" || fn == "distinct"; }
+bool IsMultiPointSelector(const std::string& fn) {
+  return fn == "top" || fn == "bottom" || fn == "distinct" || fn == "integral";
+}
 
 Result<std::string> MultiPointSelectorSql(const ShapeInput& in) {
   for (const Field& f : in.fields) {
     const Expr& e = Unparen(*f.expr);
     if (e.kind == Expr::Kind::kCall && e.text == "distinct") return DistinctSql(in);
+    if (e.kind == Expr::Kind::kCall && e.text == "integral") return IntegralSql(in);
   }
   return TopSql(in);
 }

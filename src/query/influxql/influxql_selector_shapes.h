@@ -1,5 +1,6 @@
-// InfluxQL's functions that return several points per group: top(), bottom() (the points with the
-// largest or smallest values, at their own times) and distinct() (each value once).
+// InfluxQL's functions that need more than a SQL aggregate over each group: top(), bottom() (the
+// points with the largest or smallest values, at their own times), distinct() (each value once)
+// and integral() (the area under consecutive points, split at bucket ends).
 #pragma once
 
 #include <string>
