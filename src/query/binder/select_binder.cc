@@ -122,6 +122,10 @@ Result<AggregateSpec> BindAggregateCall(const FunctionExpression& f, std::string
   }
   spec.distinct = f.distinct;
   spec.text = std::move(text);
+  if (f.within_group && !IsHolistic(spec.kind)) {
+    return Status::InvalidArgument(f.name + "() is not an ordered-set aggregate: WITHIN GROUP belongs to percentile_cont, "
+                                   "percentile_disc and mode");
+  }
   if (IsHolistic(spec.kind)) {
     GNOMON_RETURN_IF_ERROR(BindHolistic(f, input, &spec));
     spec.result_type = AggregateResultType(spec.kind, spec.arg->type);

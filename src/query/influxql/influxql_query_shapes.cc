@@ -30,8 +30,8 @@ Result<std::string> PercentArgument(const Expr& call) {
   if (n.kind != Expr::Kind::kInteger && n.kind != Expr::Kind::kNumber) {
     return Status::InvalidArgument("expected float argument in percentile()");
   }
-  char buf[32];
   if (n.kind == Expr::Kind::kInteger) return std::to_string(n.int_value);
+  char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", n.number_value);
   return std::string(buf);
 }

@@ -10,16 +10,14 @@ std::string ColumnOf(const Relation& rel, const std::string& name) {
   return rel.FieldType(name) != nullptr || rel.IsTag(name) ? Quote(name) : "NULL";
 }
 
-// PARTITION BY keys of one group: its tags and its GROUP BY time() bucket.
-std::string GroupPartition(const ShapeInput& in, const std::string& more = "") {
+// PARTITION BY keys of one group: its tags, its GROUP BY time() bucket unless `by_bucket` is
+// false, and `more`.
+std::string GroupPartition(const ShapeInput& in, const std::string& more = "", bool by_bucket = true) {
   std::string p;
   for (const auto& t : in.group_tags) {
     if (in.rel->IsTag(t)) p += (p.empty() ? "" : ", ") + Quote(t);
   }
-  if (in.time_dim) {
-    p += (p.empty() ? "" : ", ") + std::string("date_bin(") + SqlInterval(in.time_dim->interval) + ", time, " +
-         SqlTimestamp(in.time_dim->offset) + ")";
-  }
+  if (in.time_dim && by_bucket) p += (p.empty() ? "" : ", ") + BucketOf(in, "time");
   if (!more.empty()) p += (p.empty() ? "" : ", ") + more;
   return p.empty() ? "" : "PARTITION BY " + p + " ";
 }
@@ -112,14 +110,10 @@ Result<std::string> DistinctSql(const ShapeInput& in) {
     return Status::InvalidArgument("aggregate function distinct() cannot be combined with other functions or fields");
   }
   const Expr& c = Unparen(*in.fields[0].expr);
-  if (c.args.size() != 1 || c.args[0]->kind != Expr::Kind::kVarRef) {
-    return Status::InvalidArgument("distinct function requires at least one argument");
-  }
+  if (c.args.size() != 1) return Status::InvalidArgument("distinct function can only have one argument");
+  if (c.args[0]->kind != Expr::Kind::kVarRef) return Status::InvalidArgument("expected field argument in distinct()");
   const std::string x = ColumnOf(*in.rel, c.args[0]->text);
-  std::string time = SqlTimestamp(in.range.lower.value_or(0));
-  if (in.time_dim) {
-    time = "date_bin(" + SqlInterval(in.time_dim->interval) + ", time, " + SqlTimestamp(in.time_dim->offset) + ")";
-  }
+  const std::string time = in.time_dim ? BucketOf(in, "time") : SqlTimestamp(in.range.lower.value_or(0));
   GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, x + " IS NOT NULL"));
   std::string body = "SELECT " + TagPrefix(in) + time + " AS time, " + x + " AS " + Quote(in.names[0]) +
                      ", min(time) AS " + Quote("__first") + " FROM " + in.rel->from_sql + where + " GROUP BY " +
@@ -142,14 +136,12 @@ Result<std::string> IntegralSql(const ShapeInput& in) {
   if (c.args.size() == 2) {
     if (c.args[1]->kind != Expr::Kind::kDuration) return Status::InvalidArgument("second argument must be a duration");
     unit = c.args[1]->int_value;
+    if (unit <= 0) return Status::InvalidArgument("duration argument must be positive, got " + c.args[1]->ToString());
   }
   const std::string x = ColumnOf(*in.rel, c.args[0]->text);
   const std::string unit_s = std::to_string(static_cast<double>(unit) / 1e9);
-  std::string by;
-  for (const auto& t : in.group_tags) {
-    if (in.rel->IsTag(t)) by += (by.empty() ? "" : ", ") + Quote(t);
-  }
-  const std::string over = "OVER (" + (by.empty() ? "" : "PARTITION BY " + by + " ") + "ORDER BY time)";
+  // Segments join consecutive points of a group across bucket ends.
+  const std::string over = "OVER (" + GroupPartition(in, "", false) + "ORDER BY time)";
   GNOMON_ASSIGN_OR_RETURN(std::string where, Where(in, x + " IS NOT NULL"));
   // Each point with the one before it in its group: a segment (pt, pv) -> (t, v), in seconds.
   std::string segs = "SELECT " + TagPrefix(in) + "time, date_part('epoch', time) AS " + Quote("__t") + ", " + x +
@@ -165,15 +157,10 @@ Result<std::string> IntegralSql(const ShapeInput& in) {
                        " GROUP BY " + Ordinals(in.group_tags.size() + 1);
     return Finish(in, body, in.names);
   }
-  const std::string bin = "date_bin(" + SqlInterval(in.time_dim->interval) + ", %s, " + SqlTimestamp(in.time_dim->offset) + ")";
-  auto bucket_of = [&](const std::string& col) {
-    std::string b = bin;
-    return b.replace(b.find("%s"), 2, col);
-  };
   const std::string width = std::to_string(static_cast<double>(in.time_dim->interval) / 1e9);
-  std::string split = "SELECT " + tags + bucket_of("time") + " AS " + Quote("__b") + ", " + bucket_of(Quote("__ptime")) +
+  std::string split = "SELECT " + tags + BucketOf(in, "time") + " AS " + Quote("__b") + ", " + BucketOf(in, Quote("__ptime")) +
                       " AS " + Quote("__pb") + ", " + t + ", " + v + ", " + pt + ", " + pv + ", date_part('epoch', " +
-                      bucket_of(Quote("__ptime")) + ") + " + width + " AS " + Quote("__be") + " FROM (" + segs + ") AS " +
+                      BucketOf(in, Quote("__ptime")) + ") + " + width + " AS " + Quote("__be") + " FROM (" + segs + ") AS " +
                       Quote("__s") + " WHERE " + pv + " IS NOT NULL";
   const std::string be = Quote("__be");
   const std::string vb = "(" + pv + " + (" + v + " - " + pv + ") * (" + be + " - " + pt + ") / (" + t + " - " + pt + "))";

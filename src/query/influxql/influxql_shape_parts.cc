@@ -48,6 +48,10 @@ Result<std::string> Where(const ShapeInput& in, const std::string& extra) {
   return w.empty() ? std::string() : " WHERE " + w;
 }
 
+std::string BucketOf(const ShapeInput& in, const std::string& column) {
+  return "date_bin(" + SqlInterval(in.time_dim->interval) + ", " + column + ", " + SqlTimestamp(in.time_dim->offset) + ")";
+}
+
 // Buckets run over the WHERE clause's range; InfluxDB starts an open range at the first point
 // (its shards' first time) and ends it at now().
 std::string BucketRange(const ShapeInput& in) {

@@ -22,6 +22,8 @@ std::string Ordinals(size_t n);
 std::string ColumnList(const ShapeInput& in, const std::vector<std::string>& names);
 // " WHERE ..." (or nothing): the statement's condition, the outer range, and `extra`.
 Result<std::string> Where(const ShapeInput& in, const std::string& extra);
+// The GROUP BY time() bucket of `column`: date_bin(interval, column, offset). Needs in.time_dim.
+std::string BucketOf(const ShapeInput& in, const std::string& column);
 // The time bounds that make GROUP BY time() buckets span the statement's range.
 std::string BucketRange(const ShapeInput& in);
 // Series in tag order, points in time order (both reversed by ORDER BY time DESC); `tie_break`
