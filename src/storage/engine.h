@@ -97,6 +97,7 @@ struct EngineStats {
   uint64_t memtable_bytes = 0;
   uint64_t segment_files = 0;
   uint64_t segment_bytes = 0;
+  uint64_t segment_index_bytes = 0;  // decoded indexes of open segments, in memory
   uint64_t damaged_segments = 0;  // listed segments that failed to open (Table's DamagedSegment)
   uint64_t stats_cache_bytes = 0;  // decoded slice statistics held in memory
   uint64_t wal_bytes = 0;

@@ -7,6 +7,7 @@
 
 #include "src/base/value_type.h"
 #include "src/storage/scan.h"
+#include "src/storage/series_table.h"
 
 namespace gnomon::storage {
 
@@ -60,8 +61,6 @@ struct PackMeta {
   uint32_t first_column = 0;  // index into SegmentIndex::chunks; num_columns consecutive entries
 };
 
-inline constexpr uint32_t kNoPack = UINT32_MAX;
-
 // A series' row group. A packed series has exactly one, a view of its rows inside a pack: the
 // time block and chunks are the pack's (so the chunks' statistics and presence describe the
 // whole pack, not the series), and rows [pack_first_row, pack_first_row + rows) of the pack's
@@ -92,23 +91,6 @@ struct SliceInfo {
   uint32_t rows = 0;
 };
 
-// A series of a segment. An unpacked one owns groups [first_group, first_group + num_groups) of
-// SegmentIndex::groups; a packed one (pack != kNoPack) owns no entry there: its one group is
-// rows [pack_first_row, pack_first_row + rows) of its pack (SeriesGroup makes it), so that an
-// index of a million short series holds 40 bytes a series, not 40 plus an 80-byte group.
-struct SeriesMeta {
-  SeriesId id = 0;
-  uint32_t first_group = 0;  // index into SegmentIndex::groups (unpacked series)
-  uint32_t num_groups = 0;   // 1 for a packed series
-  uint32_t rows = 0;
-  int64_t min_time = 0;
-  int64_t max_time = 0;
-  uint32_t pack = kNoPack;   // index into SegmentIndex::packs, for a packed series
-  uint32_t pack_first_row = 0;
-
-  bool packed() const { return pack != kNoPack; }
-};
-
 struct SegmentColumn {
   std::string name;
   ValueType type;
@@ -121,11 +103,14 @@ struct SegmentIndex {
   int64_t max_time = 0;
   uint64_t rows = 0;
   std::vector<SegmentColumn> columns;  // the segment's own column list (its schema at write time)
-  std::vector<SeriesMeta> series;      // ascending id
+  SeriesTable series;                  // ascending id
   std::vector<RowGroupMeta> groups;
   std::vector<PackMeta> packs;
   // columns.size() per unpacked group and per pack (packed groups share their pack's).
   std::vector<ColumnChunkMeta> chunks;
+
+  // Heap bytes held.
+  size_t MemoryUsage() const;
 };
 
 // Group `k` (< meta.num_groups) of series `meta` of `index`; for a packed series, a view of its

@@ -64,8 +64,8 @@ TEST_P(SegmentGoldenRead, CheckedInFileReadsAsTheFixture) {
   uint64_t rows = 0;
   for (const auto& [id, data] : series) {
     SCOPED_TRACE("series " + std::to_string(id));
-    const SeriesMeta* meta = (*reader)->FindSeries(id);
-    ASSERT_NE(meta, nullptr);
+    const std::optional<SeriesMeta> meta = (*reader)->FindSeries(id);
+    ASSERT_TRUE(meta.has_value());
     std::vector<int64_t> times;
     std::vector<testing::NormalColumn> cols;
     Status s = testing::ReadBack(**reader, *meta, &times, &cols);

@@ -226,6 +226,13 @@ void EncodeSegmentIndex(const SegmentIndex& index, std::string* out) {
   }
 }
 
+size_t SegmentIndex::MemoryUsage() const {
+  size_t bytes = table.capacity() + series.MemoryUsage() + groups.capacity() * sizeof(RowGroupMeta) +
+                 packs.capacity() * sizeof(PackMeta) + chunks.capacity() * sizeof(ColumnChunkMeta);
+  for (const SegmentColumn& c : columns) bytes += sizeof(c) + c.name.capacity();
+  return bytes;
+}
+
 RowGroupMeta PackGroup(const PackMeta& pack) {
   RowGroupMeta group;
   group.rows = pack.rows;
@@ -296,9 +303,10 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
   }
   std::vector<uint32_t> pack_fill(npacks, 0);  // rows of each pack claimed by series so far
   if (!GetVarint64(&in, &nseries) || nseries > in.size()) return Bad("series count", in.size(), total);
-  index->series.resize(nseries);
+  index->series.reserve(nseries);
   int64_t prev_id = -1;
-  for (auto& s : index->series) {
+  for (uint64_t i = 0; i < nseries; ++i) {
+    SeriesMeta s;
     uint64_t id, ngroups;
     if (!GetVarint64(&in, &id) || id > UINT32_MAX || static_cast<int64_t>(id) <= prev_id ||
         !GetVarint64(&in, &ngroups) || (ngroups == 0 && npacks == 0) || ngroups > in.size()) {
@@ -327,6 +335,7 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
       s.pack = static_cast<uint32_t>(pack);
       s.pack_first_row = pack_fill[pack];
       pack_fill[pack] += s.rows;
+      index->series.push_back(s);
       continue;
     }
     for (uint64_t g = 0; g < ngroups; ++g) {
@@ -357,7 +366,9 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
       s.max_time = group.max_time;
       index->groups.push_back(group);
     }
+    index->series.push_back(s);
   }
+  index->series.ShrinkToFit();
   for (size_t p = 0; p < npacks; ++p) {
     if (pack_fill[p] != index->packs[p].rows) return Bad("pack not covered by its series", in.size(), total);
   }

@@ -184,11 +184,10 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   return reader;
 }
 
-const SeriesMeta* SegmentReader::FindSeries(SeriesId id) const {
-  auto it = std::lower_bound(index_.series.begin(), index_.series.end(), id,
-                             [](const SeriesMeta& s, SeriesId v) { return s.id < v; });
-  if (it == index_.series.end() || it->id != id) return nullptr;
-  return &*it;
+std::optional<SeriesMeta> SegmentReader::FindSeries(SeriesId id) const {
+  const size_t i = index_.series.Find(id);
+  if (i == SeriesTable::kNotFound) return std::nullopt;
+  return index_.series[i];
 }
 
 int SegmentReader::FindColumn(const std::string& name, ValueType type) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ class SegmentReader {
   const SegmentIndex& index() const { return index_; }
   uint64_t file_size() const { return file_->Size(); }
 
-  // Metadata of series `id`, or nullptr if the segment has no rows for it.
-  const SeriesMeta* FindSeries(SeriesId id) const;
+  // Metadata of series `id`, or nothing if the segment has no rows for it.
+  std::optional<SeriesMeta> FindSeries(SeriesId id) const;
   // Group `k` of series `meta` (SeriesGroup).
   RowGroupMeta group(const SeriesMeta& meta, uint32_t k) const { return SeriesGroup(index_, meta, k); }
   const ColumnChunkMeta& chunk(const RowGroupMeta& group, size_t column) const {

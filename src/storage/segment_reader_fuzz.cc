@@ -41,7 +41,7 @@ Status ReadEverything(const SegmentReader& reader) {
   DecodedColumn decoded;
   const size_t num_columns = reader.index().columns.size();
   for (const SeriesMeta& meta : reader.index().series) {
-    GNOMON_CHECK(reader.FindSeries(meta.id) != nullptr);
+    GNOMON_CHECK(reader.FindSeries(meta.id).has_value());
     for (uint32_t g = 0; g < meta.num_groups; ++g) {
       const RowGroupMeta group = reader.group(meta, g);
       GNOMON_RETURN_IF_ERROR(reader.ReadTimes(group, &times));

@@ -67,8 +67,8 @@ class SegmentTest : public ::testing::Test {
     ASSERT_EQ(reader.index().series.size(), series.size());
     for (const auto& [id, data] : series) {
       SCOPED_TRACE("series " + std::to_string(id));
-      const SeriesMeta* meta = reader.FindSeries(id);
-      ASSERT_NE(meta, nullptr);
+      const std::optional<SeriesMeta> meta = reader.FindSeries(id);
+      ASSERT_TRUE(meta.has_value());
       std::vector<int64_t> times;
       std::vector<NormalColumn> cols;
       Status s = ReadBack(reader, *meta, &times, &cols);
@@ -145,8 +145,8 @@ TEST_F(SegmentTest, RoundTripMixedTypesNullsAndExtremes) {
   EXPECT_EQ(written.chunks.size(), idx.chunks.size());
 
   // Presence per chunk of series 2: f all null -> absent; i never written -> absent; u dense.
-  const SeriesMeta* one = reader->FindSeries(2);
-  ASSERT_NE(one, nullptr);
+  const std::optional<SeriesMeta> one = reader->FindSeries(2);
+  ASSERT_TRUE(one.has_value());
   const RowGroupMeta g = reader->group(*one, 0);
   EXPECT_EQ(reader->chunk(g, 0).presence, ColumnChunkMeta::kAbsent);
   EXPECT_EQ(reader->chunk(g, 1).presence, ColumnChunkMeta::kAbsent);
@@ -203,8 +203,8 @@ TEST_F(SegmentTest, ShortSeriesArePackedAndReadBackExactly) {
   }
   EXPECT_EQ(in_packs, packed_rows);
   for (const auto& [id, data] : series) {
-    const SeriesMeta* meta = reader->FindSeries(id);
-    ASSERT_NE(meta, nullptr);
+    const std::optional<SeriesMeta> meta = reader->FindSeries(id);
+    ASSERT_TRUE(meta.has_value());
     const RowGroupMeta g = reader->group(*meta, 0);
     EXPECT_EQ(g.packed(), data.times.size() < kPackedSeriesMaxRows) << id;
     if (!g.packed()) continue;
@@ -301,8 +301,8 @@ TEST_F(SegmentTest, SeveralRowGroupsPerSeries) {
   ASSERT_NE(reader, nullptr);
   ExpectRoundTrip(*reader, series);
 
-  const SeriesMeta* meta = reader->FindSeries(4);
-  ASSERT_NE(meta, nullptr);
+  const std::optional<SeriesMeta> meta = reader->FindSeries(4);
+  ASSERT_TRUE(meta.has_value());
   EXPECT_EQ(meta->rows, n);
   ASSERT_EQ(meta->num_groups, 3u);
   EXPECT_EQ(meta->min_time, s.times.front());
@@ -321,8 +321,8 @@ TEST_F(SegmentTest, SeveralRowGroupsPerSeries) {
             ColumnChunkMeta::kWithValidity);
   EXPECT_EQ(reader->chunk(reader->group(*meta, 2), 2).presence,
             ColumnChunkMeta::kWithValidity);
-  const SeriesMeta* next = reader->FindSeries(5);
-  ASSERT_NE(next, nullptr);
+  const std::optional<SeriesMeta> next = reader->FindSeries(5);
+  ASSERT_TRUE(next.has_value());
   EXPECT_EQ(next->first_group, 3u);
   EXPECT_EQ(reader->index().rows, n + 1);
 }
@@ -583,8 +583,8 @@ TEST_F(SegmentTest, StatisticsPerRowGroup) {
   auto reader = WriteAndOpen(AllTypes(), {{1, s}}, &written);
   ASSERT_NE(reader, nullptr);
 
-  const SeriesMeta* meta = reader->FindSeries(1);
-  ASSERT_NE(meta, nullptr);
+  const std::optional<SeriesMeta> meta = reader->FindSeries(1);
+  ASSERT_TRUE(meta.has_value());
   ASSERT_EQ(meta->num_groups, 2u);
   for (uint32_t g = 0; g < 2; ++g) {
     const RowGroupMeta group = reader->group(*meta, g);
@@ -623,13 +623,13 @@ TEST_F(SegmentTest, FindSeriesAndFindColumn) {
   auto reader = WriteAndOpen(AllTypes(), series, nullptr);
   ASSERT_NE(reader, nullptr);
   for (const auto& [id, data] : series) {
-    const SeriesMeta* m = reader->FindSeries(id);
-    ASSERT_NE(m, nullptr) << id;
+    const std::optional<SeriesMeta> m = reader->FindSeries(id);
+    ASSERT_TRUE(m.has_value()) << id;
     EXPECT_EQ(m->id, id);
     EXPECT_EQ(m->min_time, static_cast<int64_t>(id));
   }
   for (SeriesId missing : {1u, 2u, 5u, 99u, 101u, 4000000001u}) {
-    EXPECT_EQ(reader->FindSeries(missing), nullptr) << missing;
+    EXPECT_FALSE(reader->FindSeries(missing).has_value()) << missing;
   }
   EXPECT_EQ(reader->FindColumn("f", ValueType::kFloat64), 0);
   EXPECT_EQ(reader->FindColumn("s", ValueType::kString), 4);
@@ -644,7 +644,7 @@ TEST_F(SegmentTest, EmptySegmentOpens) {
   ASSERT_NE(reader, nullptr);
   EXPECT_EQ(reader->index().rows, 0u);
   EXPECT_TRUE(reader->index().series.empty());
-  EXPECT_EQ(reader->FindSeries(0), nullptr);
+  EXPECT_FALSE(reader->FindSeries(0).has_value());
 }
 
 TEST_F(SegmentTest, ReadsFromRealFiles) {
@@ -688,7 +688,7 @@ TEST(SegmentIndexCodec, GroupTimeSpansAtTheEndsOfInt64) {
   SegmentIndex index;
   index.table = "t";
   index.columns = {{"x", ValueType::kInt64}};
-  index.series = {{1, 0, 1, 1, 0, 0}};
+  index.series.push_back(SeriesMeta{1, 0, 1, 1, 0, 0});
   RowGroupMeta group;
   group.rows = 2;
   group.min_time = std::numeric_limits<int64_t>::min();

@@ -342,7 +342,10 @@ void Table::Stats(EngineStats* stats) const {
   stats->memtable_bytes += active_->ApproximateBytes();
   for (const auto& f : frozen_) stats->memtable_bytes += f->ApproximateBytes();
   stats->segment_files += segments_.size();
-  for (const SegmentRef& s : segments_) stats->segment_bytes += s.meta.bytes;
+  for (const SegmentRef& s : segments_) {
+    stats->segment_bytes += s.meta.bytes;
+    stats->segment_index_bytes += s.reader->index().MemoryUsage();
+  }
   stats->damaged_segments += damaged_.size();
 }
 

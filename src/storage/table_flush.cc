@@ -224,6 +224,7 @@ class PartitionedSegmentWriter {
       ref.meta.max_time = index.max_time;
       ref.meta.rows = index.rows;
       ref.meta.bytes = pending.writer->FileSize();
+      index = SegmentIndex{};  // the reader decodes its own: do not hold two at once
       GNOMON_ASSIGN_OR_RETURN(ref.reader, SegmentReader::Open(env_, path_of_(pending.file_number), stats_budget));
       out->push_back(std::move(ref));
     }
@@ -357,8 +358,8 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     for (SeriesId id : ids) {
       sources.clear();
       for (const SegmentRef& s : inputs) {
-        const SeriesMeta* meta = s.reader->FindSeries(id);
-        if (meta == nullptr) continue;
+        const std::optional<SeriesMeta> meta = s.reader->FindSeries(id);
+        if (!meta) continue;
         SortedSeries one;
         GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*s.reader, *meta, INT64_MIN, INT64_MAX, &one));
         sources.push_back(std::move(one));
@@ -378,6 +379,7 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     out.meta.max_time = index.max_time;
     out.meta.rows = index.rows;
     out.meta.bytes = writer.FileSize();
+    index = SegmentIndex{};  // the reader decodes its own: do not hold two at once
     GNOMON_ASSIGN_OR_RETURN(out.reader, SegmentReader::Open(env_, path, stats_budget_));
     {
       std::unique_lock lock(mu_);
@@ -516,12 +518,19 @@ Status Table::RebuildLastValues() {
   }
   LastValueCache cache;
   // For each series, the segment holding its newest row (highest time, then sequence).
-  std::vector<std::pair<const SegmentRef*, const SeriesMeta*>> best;
+  struct Newest {
+    const SegmentRef* segment = nullptr;
+    uint32_t position = 0;  // in the segment's series table
+    int64_t max_time = 0;
+  };
+  std::vector<Newest> best;
   for (const SegmentRef& seg : segments) {
-    for (const SeriesMeta& m : seg.reader->index().series) {
-      if (m.id >= best.size()) best.resize(m.id + 1, {nullptr, nullptr});
-      auto& b = best[m.id];
-      if (b.second == nullptr || m.max_time >= b.second->max_time) b = {&seg, &m};
+    const SeriesTable& table = seg.reader->index().series;
+    for (size_t i = 0; i < table.size(); ++i) {
+      const SeriesMeta m = table[i];
+      if (m.id >= best.size()) best.resize(m.id + 1);
+      Newest& b = best[m.id];
+      if (b.segment == nullptr || m.max_time >= b.max_time) b = {&seg, static_cast<uint32_t>(i), m.max_time};
     }
   }
   const size_t ncols = schema.fields().size();
@@ -543,10 +552,10 @@ Status Table::RebuildLastValues() {
     cache.OfferColumns(id, data.times[last], bits, strings, valid, schema);
   };
   for (SeriesId id = 0; id < best.size(); ++id) {
-    if (best[id].second == nullptr) continue;
-    const SeriesMeta& m = *best[id].second;
-    GNOMON_RETURN_IF_ERROR(
-        ReadSeriesFromSegment(*best[id].first->reader, m, m.max_time, m.max_time, &s));
+    if (best[id].segment == nullptr) continue;
+    const SegmentReader& reader = *best[id].segment->reader;
+    const SeriesMeta m = reader.index().series[best[id].position];
+    GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(reader, m, m.max_time, m.max_time, &s));
     offer_last(id, s);
   }
   std::vector<int> all(ncols);

@@ -22,7 +22,7 @@ void SetViewSpan(BlockStatsView* view, SeriesId id, uint32_t rows, int64_t first
 // A scan source: one segment's rows of a series, or one memtable's.
 struct Source {
   const SegmentReader* segment = nullptr;
-  const SeriesMeta* meta = nullptr;
+  SeriesMeta meta;  // when segment is set
   const Memtable* memtable = nullptr;
   bool active = false;  // the active memtable: read under the table lock
   SeriesId id = 0;
@@ -350,8 +350,8 @@ class TableSnapshot final : public TableReader {
   void Prefetch(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids) const {
     for (const SegmentRef& seg : segments_) {
       if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
-      const SeriesMeta* meta = seg.reader->FindSeries(id);
-      if (meta == nullptr) continue;
+      const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id);
+      if (!meta) continue;
       for (uint32_t g = 0; g < meta->num_groups; ++g) {
         const RowGroupMeta group = seg.reader->group(*meta, g);
         if (group.max_time >= spec.min_time && group.min_time <= spec.max_time) {
@@ -466,11 +466,11 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   sources.clear();
   for (const SegmentRef& seg : segments_) {
     if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
-    const SeriesMeta* meta = seg.reader->FindSeries(id);
-    if (meta == nullptr || meta->max_time < spec.min_time || meta->min_time > spec.max_time) continue;
+    const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id);
+    if (!meta || meta->max_time < spec.min_time || meta->min_time > spec.max_time) continue;
     Source s;
     s.segment = seg.reader.get();
-    s.meta = meta;
+    s.meta = *meta;
     s.id = id;
     s.min_time = meta->min_time;
     s.max_time = meta->max_time;
@@ -552,7 +552,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       if (src.segment != nullptr) {
         ++metrics->blocks_decoded;
         GNOMON_RETURN_IF_ERROR(
-            ReadSeriesFromSegment(*src.segment, *src.meta, spec.min_time, spec.max_time, &part, &column_ids));
+            ReadSeriesFromSegment(*src.segment, src.meta, spec.min_time, spec.max_time, &part, &column_ids));
       } else {
         ReadMemtable(src, spec.min_time, spec.max_time, scratch->wanted_columns, &part);
       }
@@ -583,9 +583,9 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
     }
     const SegmentReader& seg = *src.segment;
     const size_t seg_columns = seg.index().columns.size();
-    for (uint32_t k = 0; k < src.meta->num_groups; ++k) {
-      uint32_t g = spec.newest_first ? src.meta->num_groups - 1 - k : k;
-      const RowGroupMeta group = seg.group(*src.meta, g);
+    for (uint32_t k = 0; k < src.meta.num_groups; ++k) {
+      uint32_t g = spec.newest_first ? src.meta.num_groups - 1 - k : k;
+      const RowGroupMeta group = seg.group(src.meta, g);
       if (group.max_time < spec.min_time || group.min_time > spec.max_time) {
         ++metrics->blocks_pruned;
         continue;

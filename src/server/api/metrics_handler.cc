@@ -82,6 +82,8 @@ void HandleMetrics(ApiContext& ctx, const http::Request& request, http::Response
            "Listed segment files that failed to open; their time ranges answer with an error.", e.damaged_segments);
     Metric(&out, "gnomon_engine_segment_bytes", "gauge", "Bytes in live segment files.",
            e.segment_bytes);
+    Metric(&out, "gnomon_engine_segment_index_bytes", "gauge",
+           "Decoded indexes of open segments in memory.", e.segment_index_bytes);
     Metric(&out, "gnomon_engine_wal_bytes", "gauge", "Bytes in write-ahead logs.", e.wal_bytes);
     Metric(&out, "gnomon_engine_write_stalls_total", "counter",
            "Writes held because a flush was still running when the memtables were full again.", e.write_stalls);
