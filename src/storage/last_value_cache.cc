@@ -6,13 +6,13 @@ namespace gnomon::storage {
 
 void LastValueCache::Reset(SeriesId series, int64_t time) {
   if (series >= present_.size()) {
-    present_.GrowTo(series + 1, 0);
+    present_.GrowTo(series + 1);
     times_.GrowTo(series + 1, 0);
   }
-  present_[series] = 1;
+  present_.Set(series, true);
   times_[series] = time;
   for (Column& col : columns_) {
-    if (series < col.valid.size()) col.valid[series] = 0;
+    if (series < col.valid.size()) col.valid.Set(series, false);
   }
 }
 
@@ -20,8 +20,8 @@ LastValueCache::Column& LastValueCache::ColumnFor(ColumnId c, SeriesId series, b
   if (c >= columns_.size()) columns_.resize(c + 1);
   Column& col = columns_[c];
   if (series >= col.valid.size()) {
-    col.valid.GrowTo(series + 1, 0);
-    col.bits.GrowTo(series + 1, 0);
+    col.valid.GrowTo(series + 1);
+    col.bits.GrowTo(series + 1);
   }
   if (strings && series >= col.strings.size()) col.strings.GrowTo(series + 1);
   return col;
@@ -43,11 +43,11 @@ void LastValueCache::Offer(SeriesId series, int64_t time, const TableBatch& batc
     const ValueType type = batch.fields()[v.field].type;
     const bool is_string = type == ValueType::kString;
     Column& col = ColumnFor(field_ids[v.field], series, is_string);
-    col.valid[series] = 1;
+    col.valid.Set(series, true);
     if (is_string) {
       col.strings[series] = std::string(batch.StringValue(v));
     } else {
-      col.bits[series] = FieldValueBits(v, type);
+      col.bits.Set(series, FieldValueBits(v, type));
     }
   }
 }
@@ -67,13 +67,13 @@ bool LastValueCache::OfferNewer(SeriesId series, int64_t time, const TableBatch&
   }
   times_[series] = time;
   for (size_t c = 0; c < columns_.size(); ++c) {
-    if (!(set >> c & 1) && series < columns_[c].valid.size()) columns_[c].valid[series] = 0;
+    if (!(set >> c & 1) && series < columns_[c].valid.size()) columns_[c].valid.Set(series, false);
   }
   for (uint32_t i = 0; i < row.value_count; ++i) {
     const FieldValue& v = batch.values()[row.value_begin + i];
     Column& col = ColumnFor(field_ids[v.field], series, false);
-    col.valid[series] = 1;
-    col.bits[series] = FieldValueBits(v, batch.fields()[v.field].type);
+    col.valid.Set(series, true);
+    col.bits.Set(series, FieldValueBits(v, batch.fields()[v.field].type));
   }
   return true;
 }
@@ -86,11 +86,11 @@ void LastValueCache::OfferColumns(SeriesId series, int64_t time, const std::vect
     if (!valid[c]) continue;
     const bool is_string = schema.fields()[c].type == ValueType::kString;
     Column& col = ColumnFor(static_cast<ColumnId>(c), series, is_string);
-    col.valid[series] = 1;
+    col.valid.Set(series, true);
     if (is_string) {
       col.strings[series] = strings[c];
     } else {
-      col.bits[series] = bits[c];
+      col.bits.Set(series, bits[c]);
     }
   }
 }
@@ -102,10 +102,10 @@ bool LastValueCache::Get(SeriesId series, const TableSchema& schema, LastRow* ou
   out->strings.clear();
   for (size_t c = 0; c < columns_.size(); ++c) {
     const Column& col = columns_[c];
-    if (series >= col.valid.size() || !col.valid[series]) continue;
+    if (!col.valid.Test(series)) continue;
     FieldValue v;
     v.field = static_cast<uint32_t>(c);
-    const uint64_t bits = col.bits[series];
+    const uint64_t bits = col.bits.Get(series);
     switch (schema.fields()[c].type) {
       case ValueType::kFloat64: std::memcpy(&v.f64, &bits, 8); break;
       case ValueType::kInt64: v.i64 = static_cast<int64_t>(bits); break;
@@ -125,9 +125,9 @@ bool LastValueCache::Get(SeriesId series, const TableSchema& schema, LastRow* ou
 
 void LastValueCache::Invalidate(SeriesId series) {
   if (!Has(series)) return;
-  present_[series] = 0;
+  present_.Set(series, false);
   for (Column& col : columns_) {
-    if (series < col.valid.size()) col.valid[series] = 0;
+    if (series < col.valid.size()) col.valid.Set(series, false);
     if (series < col.strings.size()) std::string().swap(col.strings[series]);
   }
 }

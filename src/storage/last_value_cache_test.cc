@@ -1,5 +1,6 @@
 // LastValueCache: a newer row replaces the cached one, a row of the same time merges into it
-// field by field, an older one is ignored; Invalidate forgets; a series costs ~100 bytes.
+// field by field, an older one is ignored; Invalidate forgets; a series costs its
+// time and values at the width they need.
 #include "src/storage/last_value_cache.h"
 
 #include <gtest/gtest.h>
@@ -66,22 +67,38 @@ TEST_F(LastValueCacheTest, TimesAtTheEndsOfInt64) {
   EXPECT_EQ(Row(1), std::to_string(INT64_MAX) + " 2 -");
 }
 
-TEST(LastValueCacheMemoryTest, ASeriesCostsItsValues) {
+// Bytes a series costs when every series holds ten float fields of `value(f)`.
+double BytesPerSeries(double (*value)(uint32_t)) {
   TableBatch batch("cpu");
+  TableSchema schema;
   std::vector<ColumnId> field_ids(10);
   for (uint32_t f = 0; f < 10; ++f) {
     uint32_t index;
-    ASSERT_TRUE(batch.FindOrAddField("f" + std::to_string(f), ValueType::kFloat64, &index));
-    field_ids[f] = f;
+    EXPECT_TRUE(batch.FindOrAddField("f" + std::to_string(f), ValueType::kFloat64, &index));
+    EXPECT_TRUE(schema.AddField("f" + std::to_string(f), ValueType::kFloat64, &field_ids[f]).ok());
   }
   uint32_t s = batch.AddSeries({});
   batch.BeginRow(s, 1, 1);
-  for (uint32_t f = 0; f < 10; ++f) batch.AddFloat(f, f);
+  for (uint32_t f = 0; f < 10; ++f) batch.AddFloat(f, value(f));
   LastValueCache cache;
   constexpr SeriesId kSeries = 100000;
   for (SeriesId id = 0; id < kSeries; ++id) cache.Offer(id, 1, batch, batch.rows()[0], field_ids);
-  // Time, presence and ten 9-byte values: 99 bytes, plus the vectors' spare room.
-  EXPECT_LT(static_cast<double>(cache.MemoryUsage()) / kSeries, 200.0);
+  LastRow row;
+  EXPECT_TRUE(cache.Get(kSeries - 1, schema, &row));
+  for (uint32_t f = 0; f < 10 && f < row.values.size(); ++f) EXPECT_EQ(row.values[f].f64, value(f));
+  return static_cast<double>(cache.MemoryUsage()) / kSeries;
+}
+
+TEST(LastValueCacheMemoryTest, ASeriesCostsItsValues) {
+  // Short values (small integers, doubles with short mantissas): time 8, presence and validity
+  // bits, ten 2-byte values: ~30 bytes.
+  const double short_values = BytesPerSeries([](uint32_t f) { return static_cast<double>(f) * 2.5; });
+  EXPECT_LT(short_values, 40.0);
+  EXPECT_GT(short_values, 28.0);
+  // Full-width doubles: time 8 and ten 8-byte values, ~90 bytes.
+  const double long_values = BytesPerSeries([](uint32_t f) { return 52.31854 + f; });
+  EXPECT_LT(long_values, 100.0);
+  EXPECT_GT(long_values, 88.0);
 }
 
 }  // namespace
