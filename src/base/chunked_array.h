@@ -13,8 +13,14 @@ template <typename T, size_t kChunk = 4096>
 class ChunkedArray {
  public:
   size_t size() const { return size_; }
-  // Grows to at least `n` entries; new ones are `fill`. Never shrinks.
-  void GrowTo(size_t n, const T& fill = T()) {
+  // Grows to at least `n` entries; new ones are value-initialised (T need not be copyable).
+  // Never shrinks.
+  void GrowTo(size_t n) {
+    while (chunks_.size() * kChunk < n) chunks_.push_back(std::make_unique<T[]>(kChunk));
+    if (n > size_) size_ = n;
+  }
+  // The same, new entries `fill`.
+  void GrowTo(size_t n, const T& fill) {
     while (chunks_.size() * kChunk < n) {
       chunks_.push_back(std::make_unique<T[]>(kChunk));
       for (size_t i = 0; i < kChunk; ++i) chunks_.back()[i] = fill;

@@ -31,6 +31,28 @@ class Arena {
     std::memcpy(p, s.data(), s.size());
     return {p, s.size()};
   }
+  // A copy of `s` behind its length (a varint), read back by LengthPrefixedAt: 8 bytes a
+  // string to point at instead of a 16-byte view.
+  const char* CopyLengthPrefixed(std::string_view s) {
+    size_t prefix = 1;
+    for (size_t n = s.size(); n >= 0x80; n >>= 7) ++prefix;
+    char* p = Allocate(prefix + s.size(), 1);
+    char* q = p;
+    size_t n = s.size();
+    for (; n >= 0x80; n >>= 7) *q++ = static_cast<char>((n & 0x7F) | 0x80);
+    *q++ = static_cast<char>(n);
+    if (!s.empty()) std::memcpy(q, s.data(), s.size());
+    return p;
+  }
+  static std::string_view LengthPrefixedAt(const char* p) {
+    size_t n = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto b = static_cast<uint8_t>(*p++);
+      n |= static_cast<size_t>(b & 0x7F) << shift;
+      if (b < 0x80) break;
+    }
+    return {p, n};
+  }
   uint32_t* AllocateU32(size_t n) {
     return reinterpret_cast<uint32_t*>(Allocate(n * sizeof(uint32_t), alignof(uint32_t)));
   }

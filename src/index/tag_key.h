@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/base/chunked_array.h"
 #include "src/index/arena.h"
 #include "src/index/hash_index.h"
 #include "src/index/posting_list.h"
@@ -28,13 +29,13 @@ class TagKey {
   explicit TagKey(std::string_view name) : name_(name) {}
 
   std::string_view name() const { return name_; }
-  std::string_view Value(uint32_t value_id) const { return values_[value_id]; }
+  std::string_view Value(uint32_t value_id) const { return Arena::LengthPrefixedAt(values_[value_id]); }
 
   // Writer-side count of values.
   uint32_t value_count() const { return static_cast<uint32_t>(values_.size()); }
 
   std::optional<uint32_t> FindValue(std::string_view value, uint64_t value_hash) const {
-    return index_.Find(value_hash, [&](uint32_t id) { return values_[id] == value; });
+    return index_.Find(value_hash, [&](uint32_t id) { return Value(id) == value; });
   }
   // Returns the id of `value`, adding it (copied into `arena`) if new.
   uint32_t InternValue(std::string_view value, uint64_t value_hash, Arena* arena);
@@ -46,9 +47,11 @@ class TagKey {
 
  private:
   std::string_view name_;
-  StableVector<std::string_view> values_;
+  StableVector<const char*> values_;  // length-prefixed, in the registry's arena
   HashIndex index_;
-  std::vector<PostingList> postings_;
+  // 4 KB chunks: a key of ten million values (a hostname) grows without copying its postings,
+  // and a key of a few values costs one chunk.
+  ChunkedArray<PostingList, 256> postings_;
 };
 
 }  // namespace gnomon::index
