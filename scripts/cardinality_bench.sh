@@ -8,7 +8,8 @@
 # with `gnomon bench load --workers 4 --batch-size 10000` on the same machine, then times a
 # one-host query and count(*), stops the server cleanly, and prints one line of figures.
 # WORK (default bench-results/cardinality) holds the data files; LOADER (default build/gnomon)
-# generates and loads; PORT (default 4317).
+# generates and loads; PORT (default 4317). TRACE=FILE also samples VmRSS and the engine's memory
+# gauges from /metrics every 2 s into FILE (the input of scripts/plot_rss.py).
 set -euo pipefail
 bin=$1; scale=$2; end=$3; label=$4
 work=${WORK:-bench-results/cardinality}; loader=${LOADER:-build/gnomon}; port=${PORT:-4317}
@@ -24,10 +25,18 @@ pid=$!
 sleep 1
 hwm=$work/hwm-$label
 echo 0 > "$hwm"
+trace=${TRACE:-}; [ -z "$trace" ] || : > "$trace"
+gauges='^gnomon_engine_(series|series_index_bytes|segment_index_bytes|last_value_bytes|memtable_bytes|segment_files) '
 ( while kill -0 $pid 2>/dev/null; do
     r=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
     if [ -n "$r" ] && [ "$r" -gt "$(cat "$hwm")" ]; then echo "$r" > "$hwm"; fi
-    sleep 1
+    if [ -n "$trace" ]; then
+      m=$(curl -s -m 5 "http://127.0.0.1:$port/metrics" | grep -E "$gauges" | awk '{printf "%s=%s ", $1, $2}' || true)
+      echo "$(date +%s) rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null) $m" >> "$trace"
+      sleep 2
+    else
+      sleep 1
+    fi
   done ) &
 t0=$(date +%s.%N)
 "$loader" bench load --url http://127.0.0.1:$port --file "$data" --workers 4 --batch-size 10000 \
