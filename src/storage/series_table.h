@@ -1,10 +1,13 @@
 // SeriesTable: the series of a segment's index (ascending id), held compactly, because a segment
 // of a large fleet lists millions of short series and every open segment keeps its list in
-// memory. A packed series costs 16 bytes instead of a 40-byte SeriesMeta: its id, its pack, its
-// place in the pack (first row and rows, 16 bits each: a pack holds at most kRowsPerGroup rows)
-// and a reference to its time span, stored once for a run of series that share it (a fleet
-// sampled at the same instants shares one span per flush). Unpacked series, few and long, keep
-// their whole SeriesMeta.
+// memory. A packed series costs about 6.5 bytes instead of a 40-byte SeriesMeta: its id and one
+// 16-bit word (its rows, and whether it opens a new pack or a new time span). Everything else
+// follows from the series before it: packed series fill their pack in id order (each starts where
+// the one before it in the same pack ended), packs are numbered in order, and a fleet sampled at
+// the same instants shares one time span per flush. Every 32nd series has an anchor holding that
+// running state, so a lookup replays at most 31 words; iteration carries the state along.
+// Series that do not follow the pattern (unpacked series, few and long, or a packed series out
+// of place) keep their whole SeriesMeta.
 //
 // Entries are read back as SeriesMeta values. Thread-safety: const methods may run concurrently.
 #pragma once
@@ -40,39 +43,50 @@ class SeriesTable {
  public:
   static constexpr size_t kNotFound = SIZE_MAX;
 
+  // The running state of the compact encoding before a series: the pack and span of the last
+  // compact series, the row where the next one in that pack starts, and how many series so far
+  // were stored whole.
+  struct Cursor {
+    uint32_t pack = kNoPack;  // kNoPack + 1 wraps to pack 0
+    uint32_t span = UINT32_MAX;
+    uint32_t next_row = 0;
+    uint32_t whole = 0;
+  };
+
   class Iterator {
    public:
-    using iterator_category = std::random_access_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
     using value_type = SeriesMeta;
     using difference_type = std::ptrdiff_t;
     using pointer = void;
     using reference = SeriesMeta;
     Iterator() = default;
-    Iterator(const SeriesTable* table, size_t i) : table_(table), i_(i) {}
-    SeriesMeta operator*() const { return (*table_)[i_]; }
-    Iterator& operator++() { ++i_; return *this; }
-    Iterator operator++(int) { Iterator old = *this; ++i_; return old; }
+    Iterator(const SeriesTable* table, size_t i, Cursor cursor) : table_(table), i_(i), cursor_(cursor) {}
+    SeriesMeta operator*() const { return table_->Decode(i_, cursor_); }
+    Iterator& operator++() { table_->Advance(i_++, &cursor_); return *this; }
+    Iterator operator++(int) { Iterator old = *this; ++*this; return old; }
     friend bool operator==(const Iterator& a, const Iterator& b) { return a.i_ == b.i_; }
 
    private:
     const SeriesTable* table_ = nullptr;
     size_t i_ = 0;
+    Cursor cursor_;
   };
 
   size_t size() const { return ids_.size(); }
   bool empty() const { return ids_.empty(); }
   SeriesId id(size_t i) const { return ids_[i]; }
+  // Replays up to 31 words from the nearest anchor; iterate to visit many.
   SeriesMeta operator[](size_t i) const;
   SeriesMeta front() const { return (*this)[0]; }
   SeriesMeta back() const { return (*this)[size() - 1]; }
-  Iterator begin() const { return Iterator(this, 0); }
-  Iterator end() const { return Iterator(this, size()); }
+  Iterator begin() const { return Iterator(this, 0, Cursor{}); }
+  Iterator end() const { return Iterator(this, size(), Cursor{}); }
 
   // Position of series `id`, or kNotFound.
   size_t Find(SeriesId id) const;
 
-  // REQUIRES: meta.id above every id already added; a packed meta's rows and pack_first_row
-  // below 2^16.
+  // REQUIRES: meta.id above every id already added.
   void push_back(const SeriesMeta& meta);
   void reserve(size_t series);
   // Drops spare capacity (a table decoded or written whole grows no more).
@@ -82,17 +96,29 @@ class SeriesTable {
   size_t MemoryUsage() const;
 
  private:
+  static constexpr size_t kAnchorEvery = 32;
+  // A word: the series' rows in the low 14 bits (a pack holds at most 8,192), and two flags.
+  // Word 0 marks a series stored whole.
+  static constexpr uint16_t kRowsMask = 0x3FFF;
+  static constexpr uint16_t kNewPack = 0x4000;
+  static constexpr uint16_t kNewSpan = 0x8000;
+
   struct TimeSpan {
     int64_t min_time;
     int64_t max_time;
   };
 
+  // Series i read with the state before it.
+  SeriesMeta Decode(size_t i, const Cursor& before) const;
+  // Moves `cursor` from before series i to after it.
+  void Advance(size_t i, Cursor* cursor) const;
+
   std::vector<SeriesId> ids_;
-  std::vector<uint32_t> pack_;   // kNoPack: an unpacked series
-  std::vector<uint32_t> place_;  // packed: pack_first_row | rows << 16
-  std::vector<uint32_t> ref_;    // packed: index into spans_; unpacked: into unpacked_
+  std::vector<uint16_t> words_;
+  std::vector<Cursor> anchors_;  // the state before series k * kAnchorEvery
   std::vector<TimeSpan> spans_;
-  std::vector<SeriesMeta> unpacked_;
+  std::vector<SeriesMeta> whole_;
+  Cursor tail_;  // the state after the last series (push_back continues from it)
 };
 
 }  // namespace gnomon::storage

@@ -525,12 +525,12 @@ Status Table::RebuildLastValues() {
   };
   std::vector<Newest> best;
   for (const SegmentRef& seg : segments) {
-    const SeriesTable& table = seg.reader->index().series;
-    for (size_t i = 0; i < table.size(); ++i) {
-      const SeriesMeta m = table[i];
+    uint32_t i = 0;
+    for (const SeriesMeta& m : seg.reader->index().series) {
       if (m.id >= best.size()) best.resize(m.id + 1);
       Newest& b = best[m.id];
-      if (b.segment == nullptr || m.max_time >= b.max_time) b = {&seg, static_cast<uint32_t>(i), m.max_time};
+      if (b.segment == nullptr || m.max_time >= b.max_time) b = {&seg, i, m.max_time};
+      ++i;
     }
   }
   const size_t ncols = schema.fields().size();
