@@ -4,10 +4,15 @@
 // against the caller's own copy of the key. The home bucket is the fingerprint's top bits, so the
 // table can grow without rehashing any key.
 //
+// Past kSplitAt entries it splits into 256 shards by the fingerprint's top byte, each growing on
+// its own: one table of ten million entries doubled in one step copies 128 MB under the writer's
+// lock (writes stalled for most of a second at 10 M series) and holds old and new at once.
+//
 // Thread-safety: none (callers hold their lock). Find is const and may run concurrently with
 // other Finds.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -20,16 +25,18 @@ namespace gnomon::index {
 class HashIndex {
  public:
   static constexpr uint32_t kNoId = UINT32_MAX;
+  static constexpr size_t kSplitAt = size_t{1} << 16;
 
-  explicit HashIndex(int initial_bits = 3) : bits_(initial_bits), slots_(size_t{1} << initial_bits, kEmptySlot) {}
+  explicit HashIndex(int initial_bits = 3) { shards_.emplace_back(initial_bits); }
 
   // The id whose fingerprint matches `hash` and for which eq(id) is true.
   template <typename Eq>
   std::optional<uint32_t> Find(uint64_t hash, Eq&& eq) const {
     const uint32_t fp = static_cast<uint32_t>(hash >> 32);
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = Home(fp);; i = (i + 1) & mask) {
-      uint64_t s = slots_[i];
+    const Shard& shard = shards_[ShardOf(fp)];
+    const size_t mask = shard.slots.size() - 1;
+    for (size_t i = shard.Home(fp, shard_bits_);; i = (i + 1) & mask) {
+      uint64_t s = shard.slots[i];
       uint32_t id = static_cast<uint32_t>(s);
       if (id == kNoId) return std::nullopt;
       if (static_cast<uint32_t>(s >> 32) == fp && eq(id)) return id;
@@ -39,38 +46,76 @@ class HashIndex {
   // REQUIRES: no entry equal to this one is present (callers Find first); id != kNoId.
   void Insert(uint64_t hash, uint32_t id) {
     GNOMON_DCHECK(id != kNoId);
-    if ((count_ + 1) * 5 > slots_.size() * 4) Grow();  // max load 0.8
-    Place(static_cast<uint32_t>(hash >> 32), id);
+    if (shard_bits_ == 0 && count_ >= kSplitAt) Split();
+    const uint32_t fp = static_cast<uint32_t>(hash >> 32);
+    Shard& shard = shards_[ShardOf(fp)];
+    if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);  // max load 0.8
+    shard.Place(fp, id, shard_bits_);
+    ++shard.count;
     ++count_;
   }
 
   size_t size() const { return count_; }
-  size_t MemoryUsage() const { return slots_.capacity() * sizeof(uint64_t); }
+  size_t MemoryUsage() const {
+    size_t bytes = shards_.capacity() * sizeof(Shard);
+    for (const Shard& shard : shards_) bytes += shard.slots.capacity() * sizeof(uint64_t);
+    return bytes;
+  }
 
  private:
   static constexpr uint64_t kEmptySlot = kNoId;  // fingerprint 0, id kNoId
+  static constexpr int kShardBits = 8;
 
-  size_t Home(uint32_t fp) const { return bits_ == 0 ? 0 : fp >> (32 - bits_); }
+  struct Shard {
+    explicit Shard(int initial_bits) : bits(initial_bits), slots(size_t{1} << initial_bits, kEmptySlot) {}
 
-  void Place(uint32_t fp, uint32_t id) {
-    const size_t mask = slots_.size() - 1;
-    size_t i = Home(fp);
-    while (static_cast<uint32_t>(slots_[i]) != kNoId) i = (i + 1) & mask;
-    slots_[i] = (static_cast<uint64_t>(fp) << 32) | id;
-  }
+    // The fingerprint's bits below the shard's, top first.
+    size_t Home(uint32_t fp, int shard_bits) const {
+      return bits == 0 ? 0 : static_cast<uint32_t>(fp << shard_bits) >> (32 - bits);
+    }
+    void Place(uint32_t fp, uint32_t id, int shard_bits) {
+      const size_t mask = slots.size() - 1;
+      size_t i = Home(fp, shard_bits);
+      while (static_cast<uint32_t>(slots[i]) != kNoId) i = (i + 1) & mask;
+      slots[i] = (static_cast<uint64_t>(fp) << 32) | id;
+    }
+    void Grow(int shard_bits) {
+      GNOMON_CHECK_MSG(bits < 32 - shard_bits, "HashIndex full");
+      std::vector<uint64_t> old(size_t{1} << (bits + 1), kEmptySlot);
+      old.swap(slots);
+      ++bits;
+      for (uint64_t s : old) {
+        if (static_cast<uint32_t>(s) != kNoId) Place(static_cast<uint32_t>(s >> 32), static_cast<uint32_t>(s), shard_bits);
+      }
+    }
 
-  void Grow() {
-    GNOMON_CHECK_MSG(bits_ < 32, "HashIndex full");
-    std::vector<uint64_t> old(size_t{1} << (bits_ + 1), kEmptySlot);
-    old.swap(slots_);
-    ++bits_;
-    for (uint64_t s : old) {
-      if (static_cast<uint32_t>(s) != kNoId) Place(static_cast<uint32_t>(s >> 32), static_cast<uint32_t>(s));
+    int bits;
+    std::vector<uint64_t> slots;
+    size_t count = 0;
+  };
+
+  size_t ShardOf(uint32_t fp) const { return shard_bits_ == 0 ? 0 : fp >> (32 - shard_bits_); }
+
+  // One table into 256, each sized for its share at the same load.
+  void Split() {
+    Shard whole = std::move(shards_[0]);
+    shards_.clear();
+    const int bits = std::max(3, whole.bits - kShardBits);
+    shards_.reserve(size_t{1} << kShardBits);
+    for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_.emplace_back(bits);
+    shard_bits_ = kShardBits;
+    for (uint64_t s : whole.slots) {
+      if (static_cast<uint32_t>(s) == kNoId) continue;
+      const uint32_t fp = static_cast<uint32_t>(s >> 32);
+      Shard& shard = shards_[ShardOf(fp)];
+      if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);
+      shard.Place(fp, static_cast<uint32_t>(s), shard_bits_);
+      ++shard.count;
     }
   }
 
-  int bits_;
-  std::vector<uint64_t> slots_;
+  std::vector<Shard> shards_;
+  int shard_bits_ = 0;
   size_t count_ = 0;
 };
 

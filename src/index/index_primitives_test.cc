@@ -3,6 +3,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "src/index/arena.h"
 #include "src/index/hash_index.h"
 #include "src/index/posting_list.h"
+#include "src/index/series_run.h"
 #include "src/index/stable_vector.h"
 
 namespace gnomon::index {
@@ -48,6 +50,32 @@ TEST(ArenaTest, CopiesStayValidAndAligned) {
   EXPECT_TRUE(arena.CopyString("").empty());
 }
 
+TEST(SeriesRunTest, ValuesOfEveryWidthReadBack) {
+  Arena arena;
+  std::mt19937 rng(7);
+  for (size_t n : {0, 1, 3, 4, 5, 10, 17, 64}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<uint32_t> values(n);
+      for (uint32_t& v : values) v = static_cast<uint32_t>(rng()) >> (8 * (rng() % 4));
+      const uint32_t keyset = static_cast<uint32_t>(rng());
+      const uint8_t* run = SeriesRun::Write(keyset, values, &arena);
+      EXPECT_EQ(SeriesRun::Keyset(run), keyset);
+      SeriesRun::Reader reader(run, n);
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(SeriesRun::Value(run, n, i), values[i]) << n << " " << i;
+        EXPECT_EQ(reader.Next(), values[i]) << n << " " << i;
+      }
+    }
+  }
+  // Small ids take a byte each: a fleet's run of ten tags, one of them a hostname among millions,
+  // is 4 + 3 + 9 + 3 bytes.
+  Arena fleet;
+  const std::vector<uint32_t> ten = {3, 1, 7654321, 0, 12, 2, 5, 1, 0, 4};
+  const uint8_t* a = SeriesRun::Write(0, ten, &fleet);
+  const uint8_t* b = SeriesRun::Write(1, ten, &fleet);
+  EXPECT_EQ(b - a, 19);
+}
+
 TEST(HashIndexTest, FindsEveryInsertedKeyAndNothingElse) {
   HashIndex index(1);
   std::vector<std::string> keys;
@@ -64,6 +92,26 @@ TEST(HashIndexTest, FindsEveryInsertedKeyAndNothingElse) {
   }
   std::string absent = "nope";
   EXPECT_FALSE(index.Find(Hash64(absent), [&](uint32_t id) { return keys[id] == absent; }));
+}
+
+TEST(HashIndexTest, SplitIntoShardsKeepsEveryEntry) {
+  // Past kSplitAt entries the table splits into shards; entries before and after stay findable,
+  // including ones whose fingerprints collide.
+  HashIndex index;
+  const uint32_t n = static_cast<uint32_t>(HashIndex::kSplitAt) * 3;
+  auto hash_of = [](uint32_t i) { return i % 1000 == 0 ? 0x5555555500000000ull + i : Hash64(std::to_string(i)); };
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_FALSE(index.Find(hash_of(i), [&](uint32_t id) { return id == i; }));
+    index.Insert(hash_of(i), i);
+  }
+  EXPECT_EQ(index.size(), n);
+  for (uint32_t i = 0; i < n; ++i) {
+    auto id = index.Find(hash_of(i), [&](uint32_t id) { return id == i; });
+    ASSERT_TRUE(id) << i;
+    EXPECT_EQ(*id, i);
+  }
+  EXPECT_FALSE(index.Find(Hash64("absent"), [](uint32_t) { return true; }));
+  EXPECT_LT(index.MemoryUsage(), n * 8 * 3);
 }
 
 TEST(HashIndexTest, FingerprintCollisionsAreResolvedByThePredicate) {

@@ -7,12 +7,13 @@
 namespace gnomon::index {
 
 bool SeriesIndex::Matches(SeriesId id, std::span<const TagRef> tags) const {
-  const uint32_t* run = series_[id];
-  const uint32_t* keyset = keysets_[run[0]];
+  const uint8_t* run = series_[id];
+  const uint32_t* keyset = keysets_[SeriesRun::Keyset(run)];
   if (keyset[0] != tags.size()) return false;
+  SeriesRun::Reader values(run, keyset[0]);
   for (size_t i = 0; i < tags.size(); ++i) {
     const TagKey& k = *keys_[keyset[1 + i]];
-    if (k.name() != tags[i].key || k.Value(run[1 + i]) != tags[i].value) return false;
+    if (k.name() != tags[i].key || k.Value(values.Next()) != tags[i].value) return false;
   }
   return true;
 }
@@ -100,11 +101,8 @@ SeriesId SeriesIndex::AddInterned(uint64_t hash, uint32_t keyset,
                                   std::span<const uint32_t> key_ids,
                                   std::span<const uint32_t> value_ids) {
   GNOMON_CHECK(series_.size() < kMaxSeries);
-  uint32_t* run = arena_.AllocateU32(1 + value_ids.size());
-  run[0] = keyset;
-  std::copy(value_ids.begin(), value_ids.end(), run + 1);
   auto id = static_cast<SeriesId>(series_.size());
-  series_.push_back(run);
+  series_.push_back(SeriesRun::Write(keyset, value_ids, &arena_));
   series_index_.Insert(hash, id);
   for (size_t i = 0; i < key_ids.size(); ++i) keys_[key_ids[i]]->postings(value_ids[i]).Add(id);
   return id;
@@ -131,15 +129,15 @@ SeriesId SeriesIndex::Add(uint64_t hash, std::span<const TagRef> tags) {
 }
 
 std::string_view SeriesIndex::TagValue(SeriesId id, std::string_view key) const {
-  const uint32_t* run = series_[id];
-  const uint32_t* keyset = keysets_[run[0]];
+  const uint8_t* run = series_[id];
+  const uint32_t* keyset = keysets_[SeriesRun::Keyset(run)];
   // Keys of a series are sorted by name: binary search.
   size_t lo = 0, hi = keyset[0];
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const TagKey& k = *keys_[keyset[1 + mid]];
     int c = k.name().compare(key);
-    if (c == 0) return k.Value(run[1 + mid]);
+    if (c == 0) return k.Value(SeriesRun::Value(run, keyset[0], mid));
     if (c < 0) {
       lo = mid + 1;
     } else {

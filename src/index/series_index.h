@@ -6,7 +6,7 @@
 // Layout (memory per series matters at millions of series):
 //   keys_       key id -> TagKey (name, interned values, postings per value)
 //   keysets_    keyset id -> [n, key id 0 .. key id n-1]   (series of one table share a few)
-//   series_     series id -> [keyset id, value id 0 .. value id n-1]  (value ids are per key)
+//   series_     series id -> its SeriesRun: keyset id, value ids at 1-4 bytes each (per key)
 // All three are StableVectors of pointers into an Arena, so published entries never move.
 //
 // Thread-safety: methods marked "lock-free" read only immutable, never-moving memory and are safe
@@ -26,6 +26,7 @@
 #include "src/index/arena.h"
 #include "src/index/hash_index.h"
 #include "src/index/series_key.h"
+#include "src/index/series_run.h"
 #include "src/index/stable_vector.h"
 #include "src/index/tag_key.h"
 
@@ -62,12 +63,12 @@ class SeriesTags {
 
  private:
   friend class SeriesIndex;
-  SeriesTags(const SeriesIndex* index, const uint32_t* keyset, const uint32_t* values)
-      : index_(index), keyset_(keyset), values_(values) {}
+  SeriesTags(const SeriesIndex* index, const uint32_t* keyset, const uint8_t* run)
+      : index_(index), keyset_(keyset), run_(run) {}
 
   const SeriesIndex* index_;
   const uint32_t* keyset_;  // [n, key ids...]
-  const uint32_t* values_;  // [value ids...]
+  const uint8_t* run_;      // the series' SeriesRun
 };
 
 class SeriesIndex {
@@ -98,8 +99,8 @@ class SeriesIndex {
   // --- Lock-free for a published id.
   // REQUIRES: id < a series count published to the caller.
   SeriesTags Tags(SeriesId id) const {
-    const uint32_t* run = series_[id];
-    return SeriesTags(this, keysets_[run[0]], run + 1);
+    const uint8_t* run = series_[id];
+    return SeriesTags(this, keysets_[SeriesRun::Keyset(run)], run);
   }
   // Value of tag `key` of series `id`; empty if the series has no such tag.
   std::string_view TagValue(SeriesId id, std::string_view key) const;
@@ -131,13 +132,13 @@ class SeriesIndex {
   HashIndex key_index_;
   StableVector<const uint32_t*> keysets_;
   HashIndex keyset_index_;
-  StableVector<const uint32_t*, 8> series_;
+  StableVector<const uint8_t*, 8> series_;
   HashIndex series_index_{8};
 };
 
 inline TagRef SeriesTags::operator[](size_t i) const {
   const TagKey& k = index_->key(keyset_[1 + i]);
-  return TagRef{k.name(), k.Value(values_[i])};
+  return TagRef{k.name(), k.Value(SeriesRun::Value(run_, keyset_[0], i))};
 }
 
 }  // namespace gnomon::index

@@ -105,7 +105,7 @@ void SeriesIndex::EncodeSnapshotBody(uint32_t series, std::span<const uint32_t> 
   }
   // Keysets used by the first `series` series are a prefix of keysets_ (ids are assigned in order).
   uint32_t keysets = 0;
-  for (uint32_t id = 0; id < series; ++id) keysets = std::max(keysets, series_[id][0] + 1);
+  for (uint32_t id = 0; id < series; ++id) keysets = std::max(keysets, SeriesRun::Keyset(series_[id]) + 1);
   PutVarint32(out, keysets);
   for (uint32_t ks = 0; ks < keysets; ++ks) {
     const uint32_t* run = keysets_[ks];
@@ -114,10 +114,12 @@ void SeriesIndex::EncodeSnapshotBody(uint32_t series, std::span<const uint32_t> 
   }
   PutVarint32(out, series);
   for (uint32_t id = 0; id < series; ++id) {
-    const uint32_t* run = series_[id];
-    PutVarint32(out, run[0]);
-    uint32_t n = keysets_[run[0]][0];
-    for (uint32_t i = 0; i < n; ++i) PutVarint32(out, run[1 + i]);
+    const uint8_t* run = series_[id];
+    const uint32_t keyset = SeriesRun::Keyset(run);
+    PutVarint32(out, keyset);
+    const uint32_t n = keysets_[keyset][0];
+    SeriesRun::Reader values(run, n);
+    for (uint32_t i = 0; i < n; ++i) PutVarint32(out, values.Next());
   }
 }
 
