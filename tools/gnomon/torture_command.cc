@@ -77,7 +77,7 @@ int RunCrash(const TortureFlags& f) {
   return passed ? 0 : 1;
 }
 
-struct LoadFlags {
+struct TortureLoadFlags {
   std::string data_dir;
   int seconds = 600;
   int interval = 10;
@@ -90,7 +90,7 @@ struct LoadFlags {
   std::vector<std::string> server_args;
 };
 
-int RunLoad(const LoadFlags& f) {
+int RunLoad(const TortureLoadFlags& f) {
   torture::LoadTortureOptions o;
   o.gnomon_binary = SelfBinary();
   o.duration = std::chrono::seconds(f.seconds);
@@ -155,7 +155,7 @@ void RegisterTortureCommand(CLI::App& app) {
   crash->add_flag("--keep", flags->keep, "Keep the temporary data directory after a passing run");
   crash->callback([flags] { SetExitCode(RunCrash(*flags)); });
 
-  auto load_flags = std::make_shared<LoadFlags>();
+  auto load_flags = std::make_shared<TortureLoadFlags>();
   auto* load = torture->add_subcommand(
       "load", "Sustained mixed load: writers at full speed, every TSBS devops query, counts checked, latencies and RSS");
   load->add_option("--data-dir", load_flags->data_dir, "Directory for the server (default: a temporary one)");
