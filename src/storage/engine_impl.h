@@ -92,7 +92,7 @@ class EngineImpl final : public Engine {
   Status ReopenWalAfterFailure();
   // Compacts partitions with at least `min_segments` segments, and cold ones (no flush since
   // `cold_before`, SteadyNanos) with two or more.
-  Status CompactAll(int min_segments, int64_t cold_before = INT64_MIN);
+  Status CompactAll(int min_segments, int64_t cold_before = INT64_MIN, bool tiered = false);
   void BackgroundLoop();
   // Compaction has its own thread so that flushes (and thus writers) never wait behind a merge.
   void CompactionLoop();

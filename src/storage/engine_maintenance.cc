@@ -113,12 +113,12 @@ Status EngineImpl::ReopenWalAfterFailure() {
   return Status::OK();
 }
 
-Status EngineImpl::CompactAll(int min_segments, int64_t cold_before) {
+Status EngineImpl::CompactAll(int min_segments, int64_t cold_before, bool tiered) {
   auto tables = AllTables();
   bool changed = false;
   for (const auto& t : tables) {
     size_t before = t->ToManifest().segments.size();
-    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }, cold_before));
+    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }, cold_before, tiered));
     changed |= t->ToManifest().segments.size() != before;
   }
   if (!changed) return Status::OK();
@@ -190,7 +190,7 @@ void EngineImpl::CompactionLoop() {
     }
     const int64_t cold_before =
         options_.cold_compaction_ns > 0 ? SteadyNanos() - options_.cold_compaction_ns : INT64_MIN;
-    Status s = CompactAll(options_.compaction_trigger_segments, cold_before);
+    Status s = CompactAll(options_.compaction_trigger_segments, cold_before, /*tiered=*/true);
     if (!s.ok()) GNOMON_LOG_ERROR("compaction failed: {}", s.ToString());
   }
 }

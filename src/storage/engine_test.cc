@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -131,6 +133,61 @@ TEST_F(EngineTest, DuplicatesKeepLastValuePerField) {
   EXPECT_EQ(d.rows, c.rows);
   Reopen();
   EXPECT_EQ(ScanAll("cpu", {"u", "v"}).rows, c.rows);
+}
+
+// Background compaction merges the newest run of similar-sized segments and leaves a much larger
+// older one alone until as much has been flushed after it; newest values still win, and an
+// explicit Compact merges everything.
+TEST_F(EngineTest, BackgroundCompactionMergesTheNewestRunOfSmallSegments) {
+  ASSERT_TRUE(engine_->Close().ok());
+  engine_.reset();
+  EngineOptions options;
+  options.data_dir = dir_.path();
+  options.background_work = true;
+  options.compaction_trigger_segments = 4;
+  options.memtable_budget_bytes = 1;  // every write is flushed in the background, then compaction runs
+  auto e = Engine::Open(options);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  engine_ = std::move(e).value();
+
+  auto segment_files = [&] {
+    std::set<std::string> names;
+    for (const auto& f : std::filesystem::recursive_directory_iterator(dir_.path())) {
+      if (f.path().extension() == ".seg") names.insert(f.path().string());
+    }
+    return names;
+  };
+  WriteGrid(1000);  // 3,000 rows: the big segment
+  ASSERT_TRUE(engine_->Flush().ok());
+  const std::set<std::string> big = segment_files();
+  ASSERT_EQ(big.size(), 1u);
+  for (int f = 0; f < 4; ++f) {  // four segments of 3 rows, one of them overwriting a big row
+    WriteBatch batch("db");
+    for (int h = 0; h < 3; ++h) {
+      AddRow(&batch, "cpu", {Host("h" + std::to_string(h)), f == 0 ? 50 : 20000 + f * 10, {{"u", -(h + 1)}}});
+    }
+    Write(batch);
+    ASSERT_TRUE(engine_->Flush().ok());
+  }
+  // Five segments: the four small ones merge into one, the big one stays. (A write to another
+  // table makes sure a background flush, and so a compaction pass, comes after the last flush.)
+  WriteBatch other("db");
+  AddRow(&other, "mem", {Host("h0"), 0, {{"u", 1}}});
+  Write(other);
+  for (int i = 0; i < 3000 && engine_->Stats().segment_files != 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(engine_->Stats().segment_files, 3u);  // cpu: the big one and the merged one; mem: one
+  EXPECT_TRUE(segment_files().count(*big.begin())) << "the big segment was rewritten";
+  auto c = ScanAll("cpu", {"u"});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[1].size(), 1003u);
+  EXPECT_EQ(c.rows[1][50], std::vector<std::string>{"-2"});  // the newer write of time 50
+  EXPECT_EQ(c.rows[1][40], std::vector<std::string>{"1004"});
+  ASSERT_TRUE(engine_->Compact().ok());
+  EXPECT_EQ(engine_->Stats().segment_files, 2u);
+  EXPECT_FALSE(segment_files().count(*big.begin()));
+  EXPECT_EQ(ScanAll("cpu", {"u"}).rows, c.rows);
 }
 
 TEST_F(EngineTest, TypeConflictRejectsWholeBatch) {

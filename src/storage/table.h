@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -93,8 +94,12 @@ class Table : public std::enable_shared_from_this<Table> {
                                  uint64_t sequence);
   // Merges the segments of each partition holding at least `min_segments` segments, and of each
   // partition holding two or more that has taken no flush since `cold_before` (steady-clock
-  // nanoseconds, see SteadyNanos; INT64_MIN: none is cold).
-  Status Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before = INT64_MIN);
+  // nanoseconds, see SteadyNanos; INT64_MIN: none is cold). `tiered` (background compaction of a
+  // partition still taking flushes): only the newest run of segments of similar size
+  // (TieredRunStart), at least `min_segments` of them, so a large merged segment is rewritten
+  // when the data flushed after it has grown as large, not at every merge.
+  Status Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before = INT64_MIN,
+                 bool tiered = false);
   // Drops the segments of partitions ending at or before `cutoff`.
   Status DropPartitionsBefore(int64_t cutoff, int64_t partition_ns);
   // Removes rows in [min_time, max_time] of `series` (all when nullptr) from memtables and by
@@ -185,7 +190,8 @@ Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta
 
 // Reads a series' rows from every source that holds them, merged: sorted by time, and for rows
 // with the same time each column takes the value of the newest source that has one.
-void MergeSortedSeries(std::vector<SortedSeries>* sources_oldest_first, const TableSchema& schema,
+// A single source is swapped with *out, so a caller that reuses its sources keeps their buffers.
+void MergeSortedSeries(std::span<SortedSeries> sources_oldest_first, const TableSchema& schema,
                        SortedSeries* out);
 
 }  // namespace gnomon::storage

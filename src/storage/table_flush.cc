@@ -48,22 +48,37 @@ int64_t PartitionStart(int64_t t, int64_t partition_ns) {
   return FloorDiv(t, partition_ns) * partition_ns;
 }
 
+// Makes `c` an absent column, keeping its vectors' capacity.
+void ResetColumn(ColumnBuffer* c) {
+  c->type = ValueType::kNull;
+  c->bits.clear();
+  c->strings.clear();
+  c->validity.clear();
+  c->null_count = 0;
+}
+
+// Empties `out` and gives it `ncols` absent columns, keeping the vectors' capacity: compaction at
+// ten million series reads and merges a few rows a series, and fresh vectors for each were most
+// of its time.
+void ResetSeries(size_t ncols, SortedSeries* out) {
+  out->times.clear();
+  out->columns.resize(ncols);
+  for (ColumnBuffer& c : out->columns) ResetColumn(&c);
+}
+
 }  // namespace
 
 // Reads every row of series `meta` in [min_time, max_time] from a segment, all columns.
 Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta, int64_t min_time,
                              int64_t max_time, SortedSeries* out, const std::vector<int>* columns) {
-  out->times.clear();
   const size_t ncols = reader.index().columns.size();
-  out->columns.assign(ncols, ColumnBuffer{});
-  std::vector<size_t> wanted;
-  for (size_t c = 0; c < ncols; ++c) {
-    if (columns == nullptr || std::find(columns->begin(), columns->end(), static_cast<int>(c)) != columns->end()) {
-      wanted.push_back(c);
-    }
-  }
-  std::vector<int64_t> times;
-  DecodedColumn col;
+  ResetSeries(ncols, out);
+  auto wanted = [&](size_t c) {
+    return columns == nullptr || std::find(columns->begin(), columns->end(), static_cast<int>(c)) != columns->end();
+  };
+  // Per thread, reused: the decoded blocks of one series at a time.
+  thread_local std::vector<int64_t> times;
+  thread_local DecodedColumn col;
   for (uint32_t g = 0; g < meta.num_groups; ++g) {
     const RowGroupMeta group = reader.group(meta, g);
     if (group.max_time < min_time || group.min_time > max_time) continue;
@@ -81,25 +96,24 @@ Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta
       if (begin >= end) continue;
       out->times.insert(out->times.end(), times.begin() + begin, times.begin() + end);
     }
-    const std::vector<std::pair<uint32_t, uint32_t>> range = {{begin, end}};
-    for (size_t c : wanted) {
+    thread_local std::vector<std::pair<uint32_t, uint32_t>> range(1);
+    range[0] = {begin, end};
+    for (size_t c = 0; c < ncols; ++c) {
+      if (!wanted(c)) continue;
       GNOMON_RETURN_IF_ERROR(reader.ReadColumnRows(group, c, range, &col));
       AppendDecoded(col, 0, end - begin, &out->columns[c]);
     }
   }
   // Columns that had no value at all stay typeless (absent).
   for (ColumnBuffer& c : out->columns) {
-    if (c.null_count == out->times.size()) c = ColumnBuffer{};
+    if (c.null_count == out->times.size()) ResetColumn(&c);
   }
   return Status::OK();
 }
 
-void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& schema,
-                       SortedSeries* out) {
-  out->times.clear();
-  out->columns.clear();
-  if (sources->size() == 1) {
-    *out = std::move((*sources)[0]);
+void MergeSortedSeries(std::span<SortedSeries> sources, const TableSchema& schema, SortedSeries* out) {
+  if (sources.size() == 1) {
+    std::swap(*out, sources[0]);  // the source takes out's buffers for its next use
     return;
   }
   struct Ref {
@@ -107,17 +121,18 @@ void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& sc
     uint32_t source;
     uint32_t row;
   };
-  std::vector<Ref> refs;
+  thread_local std::vector<Ref> refs;
+  refs.clear();
   size_t ncols = 0;
-  for (uint32_t s = 0; s < sources->size(); ++s) {
-    const SortedSeries& src = (*sources)[s];
+  for (uint32_t s = 0; s < sources.size(); ++s) {
+    const SortedSeries& src = sources[s];
     ncols = std::max(ncols, src.columns.size());
     for (uint32_t r = 0; r < src.times.size(); ++r) refs.push_back(Ref{src.times[r], s, r});
   }
   std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
     return a.time != b.time ? a.time < b.time : a.source < b.source;
   });
-  out->columns.assign(ncols, ColumnBuffer{});
+  ResetSeries(ncols, out);
   for (size_t c = 0; c < ncols; ++c) {
     if (c < schema.fields().size()) out->columns[c].type = schema.fields()[c].type;
   }
@@ -132,7 +147,7 @@ void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& sc
       // Newest source with a value for this column wins.
       int pick = -1;
       for (size_t k = j; k-- > i;) {
-        const SortedSeries& src = (*sources)[refs[k].source];
+        const SortedSeries& src = sources[refs[k].source];
         if (c >= src.columns.size() || src.columns[c].type == ValueType::kNull) continue;
         const ColumnBuffer& sc = src.columns[c];
         if (!sc.validity.empty() && sc.validity[refs[k].row] == 0) continue;
@@ -146,7 +161,7 @@ void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& sc
         if (dst.type == ValueType::kString) dst.strings.emplace_back(); else dst.bits.push_back(0);
         continue;
       }
-      const ColumnBuffer& sc = (*sources)[refs[pick].source].columns[c];
+      const ColumnBuffer& sc = sources[refs[pick].source].columns[c];
       if (dst.type == ValueType::kNull) dst.type = sc.type;
       any_value[c] = 1;
       if (sc.type == ValueType::kString) {
@@ -159,7 +174,7 @@ void MergeSortedSeries(std::vector<SortedSeries>* sources, const TableSchema& sc
     i = j;
   }
   for (size_t c = 0; c < ncols; ++c) {
-    if (!any_value[c]) out->columns[c] = ColumnBuffer{};
+    if (!any_value[c]) ResetColumn(&out->columns[c]);
   }
 }
 
@@ -317,7 +332,28 @@ Result<bool> Table::FlushOldestFrozen(int64_t partition_ns, const std::function<
   return true;
 }
 
-Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before) {
+namespace {
+
+// Where the newest run of a partition's segments (ascending sequence) begins: walking from the
+// newest back, an older segment joins while its rows are at most those of the run so far, so a
+// big segment waits until as much has been flushed after it. Merges must take a contiguous run
+// of sequences: a row's newest version is decided by segment order.
+size_t TieredRunStart(const std::vector<SegmentRef>& inputs) {
+  size_t start = inputs.size();
+  uint64_t run_rows = 0;
+  while (start > 0) {
+    const uint64_t rows = inputs[start - 1].meta.rows;
+    if (start < inputs.size() && rows > run_rows) break;
+    run_rows += rows;
+    --start;
+  }
+  return start;
+}
+
+}  // namespace
+
+Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before,
+                      bool tiered) {
   // Not maintenance_mu_: flushes go on while a partition is merged. Deletes rewrite segments, so
   // they exclude compaction; a retention drop may remove inputs meanwhile (checked at install).
   std::lock_guard compaction(compaction_mu_);
@@ -337,34 +373,45 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     if (inputs.size() < 2) continue;
     const auto flushed = last_flush.find(pstart);
     const bool cold = flushed != last_flush.end() && flushed->second < cold_before;
-    if (static_cast<int>(inputs.size()) < min_segments && !cold) continue;
+    if (tiered && !cold) inputs.erase(inputs.begin(), inputs.begin() + TieredRunStart(inputs));
+    if (inputs.size() < 2 || (static_cast<int>(inputs.size()) < min_segments && !cold)) continue;
     // inputs are in ascending sequence order (segments_ is kept sorted).
-    std::vector<SeriesId> ids;
-    for (const SegmentRef& s : inputs) {
-      for (const SeriesMeta& m : s.reader->index().series) ids.push_back(m.id);
-    }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     uint64_t sequence = 0;
     for (const SegmentRef& s : inputs) sequence = std::max(sequence, s.meta.sequence);
 
-    // One partition in, one segment out, written series by series so memory holds one series.
+    // One partition in, one segment out, written series by series so memory holds one series:
+    // the inputs' series tables are walked together in id order, and the buffers of one series
+    // are reused for the next.
     const uint64_t file_number = next_file();
     const std::string path = SegmentPath(file_number);
     SegmentWriter writer(env_, path, name_, columns);
     GNOMON_RETURN_IF_ERROR(writer.Open());
-    std::vector<SortedSeries> sources;
+    std::vector<SeriesTable::Iterator> next, end;
+    for (const SegmentRef& s : inputs) {
+      next.push_back(s.reader->index().series.begin());
+      end.push_back(s.reader->index().series.end());
+    }
+    std::vector<SortedSeries> sources(inputs.size());
     SortedSeries merged;
-    for (SeriesId id : ids) {
-      sources.clear();
-      for (const SegmentRef& s : inputs) {
-        const std::optional<SeriesMeta> meta = s.reader->FindSeries(id);
-        if (!meta) continue;
-        SortedSeries one;
-        GNOMON_RETURN_IF_ERROR(ReadSeriesFromSegment(*s.reader, *meta, INT64_MIN, INT64_MAX, &one));
-        sources.push_back(std::move(one));
+    while (true) {
+      SeriesId id = UINT32_MAX;
+      bool any = false;
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        if (next[k] == end[k]) continue;
+        id = any ? std::min(id, (*next[k]).id) : (*next[k]).id;
+        any = true;
       }
-      MergeSortedSeries(&sources, schema, &merged);
+      if (!any) break;
+      size_t found = 0;
+      for (size_t k = 0; k < inputs.size(); ++k) {  // oldest first, as the merge wants
+        if (next[k] == end[k]) continue;
+        const SeriesMeta meta = *next[k];
+        if (meta.id != id) continue;
+        GNOMON_RETURN_IF_ERROR(
+            ReadSeriesFromSegment(*inputs[k].reader, meta, INT64_MIN, INT64_MAX, &sources[found++]));
+        ++next[k];
+      }
+      MergeSortedSeries(std::span<SortedSeries>(sources.data(), found), schema, &merged);
       if (!merged.times.empty()) GNOMON_RETURN_IF_ERROR(writer.AddSeries(id, merged));
     }
     SegmentIndex index;

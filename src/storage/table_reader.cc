@@ -558,7 +558,7 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
       }
       parts.push_back(std::move(part));
     }
-    MergeSortedSeries(&parts, schema_, &rows);
+    MergeSortedSeries(parts, schema_, &rows);
     ToDecoded(&rows, column_ids, schema_, &cols);
     times = std::move(rows.times);
     if (!Emit(id, spec, &times, &cols, consumer, metrics)) *stop = true;
