@@ -6,7 +6,8 @@
 # Generates cpu-only SCALE hosts from 2023-06-11T00:00:00Z to END (10 s interval) into a file
 # once, starts SERVER_BINARY on an empty directory (default settings, fsync on), loads the file
 # with `gnomon bench load --workers 4 --batch-size 10000` on the same machine, then times a
-# one-host query and count(*), stops the server cleanly, and prints one line of figures.
+# one-host query and count(*), stops the server cleanly, and prints one line of figures (peak RSS
+# of the load alone, and of the whole run with the queries and the stop).
 # WORK (default bench-results/cardinality) holds the data files; LOADER (default build/gnomon)
 # generates and loads; PORT (default 4317). TRACE=FILE also samples VmRSS and the engine's memory
 # gauges from /metrics every 2 s into FILE (the input of scripts/plot_rss.py).
@@ -43,6 +44,7 @@ t0=$(date +%s.%N)
   --create-db --reporting-period 0s --no-progress --json "$work/load-$label.json" > "$work/load-$label.out" 2>&1
 t1=$(date +%s.%N)
 cpu_ticks=$(awk '{print $14+$15}' /proc/$pid/stat)
+hwm_load=$(awk '/VmHWM/ {print $2}' /proc/$pid/status)  # the peak of the load alone
 q() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$port/v1/sql?db=benchmark" --data-urlencode "sql=$1"; }
 one="SELECT max(usage_user) FROM cpu WHERE hostname='host_7' AND time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:01:00Z'"
 q1=$(q "$one"); q2=$(q "$one")
@@ -52,7 +54,7 @@ kill -TERM $pid; wait $pid || true
 te=$(date +%s.%N)
 rows=$(grep -o '"rowCount":[0-9]*' "$work/load-$label.json" | grep -o '[0-9]*$')
 seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
-awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" \
+awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" -v hl="$hwm_load" \
     -v seg="$seg" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
-  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
-    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, h / 1024, seg / (r * 10), q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
+  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
+    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, seg / (r * 10), q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
