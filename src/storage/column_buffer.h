@@ -21,6 +21,15 @@ struct ColumnBuffer {
 
 // Rows of one series sorted by time with unique times (last write wins), materialised for a read
 // or a flush. Columns indexed by ColumnId, each exactly `times.size()` long (or absent: type kNull).
+// Makes `c` an absent column (kNull, no rows), keeping its vectors' capacity for reuse.
+inline void ClearToAbsent(ColumnBuffer* c) {
+  c->type = ValueType::kNull;
+  c->bits.clear();
+  c->strings.clear();
+  c->validity.clear();
+  c->null_count = 0;
+}
+
 struct SortedSeries {
   std::vector<int64_t> times;
   std::vector<ColumnBuffer> columns;

@@ -10,15 +10,6 @@
 namespace gnomon::storage {
 namespace {
 
-// An absent column (kNull, no rows) that keeps its buffers' capacity.
-void Empty(ColumnBuffer* c) {
-  c->type = ValueType::kNull;
-  c->bits.clear();
-  c->strings.clear();
-  c->validity.clear();
-  c->null_count = 0;
-}
-
 // Fills columns `columns` of *out (emptied by the caller) by `gather(column id, buffer)`, which
 // returns whether any page read has the column: a column no page has stays absent (kNull), as
 // in a segment.
@@ -34,7 +25,7 @@ void GatherEachColumn(const RowPages& pages, const std::vector<int>& columns, st
     dst.type = pages.ColumnType(static_cast<ColumnId>(c));
     if (dst.type == ValueType::kNull) continue;
     if (!gather(static_cast<ColumnId>(c), &dst)) {
-      Empty(&dst);
+      ClearToAbsent(&dst);
       continue;
     }
     if (dst.null_count == 0) dst.validity.clear();
@@ -324,7 +315,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   out->times.clear();
   // Columns are emptied but keep their buffers: a scan reads series after series into one `out`,
   // and fresh buffers cost more (allocation, zeroing, page faults) than the copying itself.
-  for (ColumnBuffer& c : out->columns) Empty(&c);
+  for (ColumnBuffer& c : out->columns) ClearToAbsent(&c);
   const SeriesState* st = Find(id);
   if (st == nullptr || limit == 0) return;
   if (st->max_time < min_time || st->min_time > max_time) return;
@@ -338,7 +329,7 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   thread_local SeriesBuffer buf;
   buf.times.clear();
   pages_.GatherTimes(st->first_page, n, &buf.times);
-  for (ColumnBuffer& c : buf.columns) Empty(&c);
+  for (ColumnBuffer& c : buf.columns) ClearToAbsent(&c);
   const RowRange all{0, n};
   GatherColumns(*st, columns, {&all, 1}, &buf.columns);
 
@@ -529,7 +520,7 @@ bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t ma
   thread_local std::vector<OrderedPage> pages;
   if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), true, &pages)) return false;
   out->times.clear();
-  for (ColumnBuffer& c : out->columns) Empty(&c);
+  for (ColumnBuffer& c : out->columns) ClearToAbsent(&c);
   ReadOrderedPages(pages, min_time, max_time, columns, &can_use, &offer, out);
   return true;
 }

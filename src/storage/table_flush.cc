@@ -48,22 +48,13 @@ int64_t PartitionStart(int64_t t, int64_t partition_ns) {
   return FloorDiv(t, partition_ns) * partition_ns;
 }
 
-// Makes `c` an absent column, keeping its vectors' capacity.
-void ResetColumn(ColumnBuffer* c) {
-  c->type = ValueType::kNull;
-  c->bits.clear();
-  c->strings.clear();
-  c->validity.clear();
-  c->null_count = 0;
-}
-
 // Empties `out` and gives it `ncols` absent columns, keeping the vectors' capacity: compaction at
 // ten million series reads and merges a few rows a series, and fresh vectors for each were most
 // of its time.
 void ResetSeries(size_t ncols, SortedSeries* out) {
   out->times.clear();
   out->columns.resize(ncols);
-  for (ColumnBuffer& c : out->columns) ResetColumn(&c);
+  for (ColumnBuffer& c : out->columns) ClearToAbsent(&c);
 }
 
 }  // namespace
@@ -106,7 +97,7 @@ Status ReadSeriesFromSegment(const SegmentReader& reader, const SeriesMeta& meta
   }
   // Columns that had no value at all stay typeless (absent).
   for (ColumnBuffer& c : out->columns) {
-    if (c.null_count == out->times.size()) ResetColumn(&c);
+    if (c.null_count == out->times.size()) ClearToAbsent(&c);
   }
   return Status::OK();
 }
@@ -174,7 +165,7 @@ void MergeSortedSeries(std::span<SortedSeries> sources, const TableSchema& schem
     i = j;
   }
   for (size_t c = 0; c < ncols; ++c) {
-    if (!any_value[c]) ResetColumn(&out->columns[c]);
+    if (!any_value[c]) ClearToAbsent(&out->columns[c]);
   }
 }
 
