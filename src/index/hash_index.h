@@ -47,11 +47,7 @@ class HashIndex {
   void Insert(uint64_t hash, uint32_t id) {
     GNOMON_DCHECK(id != kNoId);
     if (shard_bits_ == 0 && count_ >= kSplitAt) Split();
-    const uint32_t fp = static_cast<uint32_t>(hash >> 32);
-    Shard& shard = shards_[ShardOf(fp)];
-    if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);  // max load 0.8
-    shard.Place(fp, id, shard_bits_);
-    ++shard.count;
+    AddToShard(static_cast<uint32_t>(hash >> 32), id);
     ++count_;
   }
 
@@ -96,6 +92,13 @@ class HashIndex {
 
   size_t ShardOf(uint32_t fp) const { return shard_bits_ == 0 ? 0 : fp >> (32 - shard_bits_); }
 
+  void AddToShard(uint32_t fp, uint32_t id) {
+    Shard& shard = shards_[ShardOf(fp)];
+    if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);  // max load 0.8
+    shard.Place(fp, id, shard_bits_);
+    ++shard.count;
+  }
+
   // One table into 256, each sized for its share at the same load.
   void Split() {
     Shard whole = std::move(shards_[0]);
@@ -105,12 +108,7 @@ class HashIndex {
     for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_.emplace_back(bits);
     shard_bits_ = kShardBits;
     for (uint64_t s : whole.slots) {
-      if (static_cast<uint32_t>(s) == kNoId) continue;
-      const uint32_t fp = static_cast<uint32_t>(s >> 32);
-      Shard& shard = shards_[ShardOf(fp)];
-      if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);
-      shard.Place(fp, static_cast<uint32_t>(s), shard_bits_);
-      ++shard.count;
+      if (static_cast<uint32_t>(s) != kNoId) AddToShard(static_cast<uint32_t>(s >> 32), static_cast<uint32_t>(s));
     }
   }
 

@@ -19,8 +19,6 @@ struct ColumnBuffer {
   size_t null_count = 0;
 };
 
-// Rows of one series sorted by time with unique times (last write wins), materialised for a read
-// or a flush. Columns indexed by ColumnId, each exactly `times.size()` long (or absent: type kNull).
 // Makes `c` an absent column (kNull, no rows), keeping its vectors' capacity for reuse.
 inline void ClearToAbsent(ColumnBuffer* c) {
   c->type = ValueType::kNull;
@@ -30,6 +28,8 @@ inline void ClearToAbsent(ColumnBuffer* c) {
   c->null_count = 0;
 }
 
+// Rows of one series sorted by time with unique times (last write wins), materialised for a read
+// or a flush. Columns indexed by ColumnId, each exactly `times.size()` long (or absent: type kNull).
 struct SortedSeries {
   std::vector<int64_t> times;
   std::vector<ColumnBuffer> columns;

@@ -63,6 +63,8 @@ class SeriesTable {
     Iterator() = default;
     Iterator(const SeriesTable* table, size_t i, Cursor cursor) : table_(table), i_(i), cursor_(cursor) {}
     SeriesMeta operator*() const { return table_->Decode(i_, cursor_); }
+    // The current series' id, without decoding the rest.
+    SeriesId id() const { return table_->ids_[i_]; }
     Iterator& operator++() { table_->Advance(i_++, &cursor_); return *this; }
     Iterator operator++(int) { Iterator old = *this; ++*this; return old; }
     friend bool operator==(const Iterator& a, const Iterator& b) { return a.i_ == b.i_; }

@@ -27,7 +27,10 @@ void ExpectTableHolds(const std::vector<SeriesMeta>& metas, const SeriesTable& t
     EXPECT_EQ(i, table.Find(metas[i].id));
   }
   size_t i = 0;
-  for (const SeriesMeta& got : table) ExpectSame(metas[i], got, i), ++i;
+  for (auto it = table.begin(); it != table.end(); ++it, ++i) {
+    EXPECT_EQ(metas[i].id, it.id()) << i;
+    ExpectSame(metas[i], *it, i);
+  }
   EXPECT_EQ(metas.size(), i);
 }
 

@@ -389,17 +389,15 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
       bool any = false;
       for (size_t k = 0; k < inputs.size(); ++k) {
         if (next[k] == end[k]) continue;
-        id = any ? std::min(id, (*next[k]).id) : (*next[k]).id;
+        id = any ? std::min(id, next[k].id()) : next[k].id();
         any = true;
       }
       if (!any) break;
       size_t found = 0;
       for (size_t k = 0; k < inputs.size(); ++k) {  // oldest first, as the merge wants
-        if (next[k] == end[k]) continue;
-        const SeriesMeta meta = *next[k];
-        if (meta.id != id) continue;
+        if (next[k] == end[k] || next[k].id() != id) continue;
         GNOMON_RETURN_IF_ERROR(
-            ReadSeriesFromSegment(*inputs[k].reader, meta, INT64_MIN, INT64_MAX, &sources[found++]));
+            ReadSeriesFromSegment(*inputs[k].reader, *next[k], INT64_MIN, INT64_MAX, &sources[found++]));
         ++next[k];
       }
       MergeSortedSeries(std::span<SortedSeries>(sources.data(), found), schema, &merged);
