@@ -77,7 +77,7 @@ void SortByTime(const int64_t* times, std::vector<uint32_t>* order_ptr) {
 size_t Memtable::ApproximateBytes() const {
   return pages_.bytes() + page_order_bytes_.load(std::memory_order_relaxed) +
          slot_of_.capacity() * sizeof(uint32_t) +
-         states_.capacity() * sizeof(SeriesState) + ids_.capacity() * sizeof(SeriesId);
+         states_.capacity() * sizeof(SeriesState) + ids_.capacity() * sizeof(SeriesId) + versions_.bytes();
 }
 
 SeriesState& Memtable::State(SeriesId series) {
@@ -93,6 +93,12 @@ SeriesState& Memtable::State(SeriesId series) {
     ids_.push_back(series);
   }
   return states_[slot];
+}
+
+SeriesState& Memtable::WriteState(SeriesId series) {
+  SeriesState& st = State(series);
+  versions_.BeforeWrite(slot_of_[series], st.rows, &st.stamp);
+  return st;
 }
 
 void Memtable::Prefetch(SeriesId series, int step) const {
@@ -213,13 +219,13 @@ void Memtable::AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_
 
 void Memtable::Append(SeriesId series, const TableBatch& batch, const Row& row,
                       const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
-  AppendRow(State(series), batch, row, field_ids, schema, 1);
+  AppendRow(WriteState(series), batch, row, field_ids, schema, 1);
 }
 
 void Memtable::AppendRows(SeriesId series, const TableBatch& batch, std::span<const uint32_t> rows,
                           const std::vector<ColumnId>& field_ids, const TableSchema& schema) {
   if (rows.empty()) return;
-  SeriesState& st = State(series);
+  SeriesState& st = WriteState(series);
   // Rows from i on in the same hour slice (a page never spans two), to size a new page.
   size_t slice_end = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -242,12 +248,6 @@ std::vector<SeriesId> Memtable::SeriesIds() const {
   }
   std::sort(ids.begin(), ids.end());
   return ids;
-}
-
-std::vector<uint32_t> Memtable::RowCounts() const {
-  std::vector<uint32_t> counts(slot_of_.size(), 0);
-  for (size_t i = 0; i < ids_.size(); ++i) counts[ids_[i]] = states_[i].rows;
-  return counts;
 }
 
 bool Memtable::PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time,

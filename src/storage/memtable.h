@@ -19,6 +19,7 @@
 #include "src/base/value_type.h"
 #include "src/storage/column_buffer.h"
 #include "src/storage/memtable_pages.h"
+#include "src/storage/row_count_versions.h"
 #include "src/storage/scan.h"
 #include "src/storage/table_schema.h"
 
@@ -37,11 +38,13 @@ struct TimeOrder {
 struct SeriesState {
   PageRef first_page = kNoPage;
   PageRef last_page = kNoPage;
-  uint32_t rows = 0;
-  uint32_t sorted = 1;  // the chain's pages in time order (RowPages::Append keeps each page so)
+  uint32_t rows : 31 = 0;
+  uint32_t sorted : 1 = 1;  // the chain's pages in time order (RowPages::Append keeps each page so)
+  uint32_t stamp = 0;       // RowCountVersions' stamp of the write that last changed `rows`
   int64_t min_time = INT64_MAX;
   int64_t max_time = INT64_MIN;
 };
+static_assert(sizeof(SeriesState) == 32);
 
 // A series' rows gathered from its pages in write order (times, and the columns asked for).
 struct SeriesBuffer {
@@ -87,7 +90,7 @@ class Memtable {
   }
   // The rows of `id` with time in [min_time, max_time], sorted and deduplicated.
   // `columns` selects ColumnIds to materialise (others are left kNull in the result).
-  // Only the series' first `limit` rows in write order are considered (see RowCounts()).
+  // Only the series' first `limit` rows in write order are considered (see RowsAt()).
   // `keep_page_order`: keep the series' page order for later reads when its chain is long (a
   // query's read; a flush, reading every series once, passes false).
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
@@ -113,11 +116,17 @@ class Memtable {
   // The first `limit` rows of `id` in write order, every column the memtable has, unsorted.
   void ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) const;
 
-  // Rows written so far per series (indexed by SeriesId; 0 for none). A series' rows are only
-  // ever appended, except by DeleteRows (which bumps edits()), so these counts taken together are
-  // a point-in-time view of a memtable that keeps growing: reading each series up to its count
-  // sees every write applied before the call and none after.
-  std::vector<uint32_t> RowCounts() const;
+  // A reader's point-in-time view of a memtable that keeps growing. A series' rows are only ever
+  // appended, except by DeleteRows (which bumps edits()), so reading each series up to its
+  // RowsAt(view) sees every write applied before OpenView and none after.
+  // REQUIRES (both): no concurrent writer; the view must not outlive the memtable.
+  using View = RowCountVersions::View;
+  View OpenView() const { return versions_.OpenView(); }
+  uint32_t RowsAt(SeriesId id, const View& view) const {
+    if (id >= slot_of_.size() || slot_of_[id] == kNoSlot) return 0;
+    const SeriesState& st = states_[slot_of_[id]];
+    return versions_.RowsAt(slot_of_[id], st.rows, st.stamp, view);
+  }
   uint64_t edits() const { return edits_; }
   // Time range of the first `limit` rows of `id`; false when there are none.
   bool PrefixTimeRange(SeriesId id, size_t limit, int64_t* min_time, int64_t* max_time) const;
@@ -128,6 +137,8 @@ class Memtable {
  private:
   static constexpr uint32_t kNoSlot = UINT32_MAX;
   SeriesState& State(SeriesId series);
+  // State(series), about to take rows: keeps its count for open views that need it.
+  SeriesState& WriteState(SeriesId series);
   // Appends one row of the batch (values through field_ids); `rows_coming` counts it and the
   // rows of the same append after it.
   void AppendRow(SeriesState& st, const TableBatch& batch, const Row& row,
@@ -187,6 +198,7 @@ class Memtable {
   mutable PageRef below_page_ = kNoPage;  // writers only (under the owner's exclusive lock)
   mutable int64_t below_time_ = INT64_MAX;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
+  RowCountVersions versions_;
   mutable std::mutex order_mu_;  // guards orders_ and page_orders_
   mutable std::unordered_map<SeriesId, std::shared_ptr<const TimeOrder>> orders_;
   mutable std::unordered_map<SeriesId, std::shared_ptr<const PageOrder>> page_orders_;  // order_mu_

@@ -466,8 +466,8 @@ TEST_F(MemtableTest, ColumnFirstWrittenLaterIsNullBefore) {
 
 TEST_F(MemtableTest, LimitReadsAPrefixInWriteOrder) {
   Append(0, {{30, 3, std::nullopt, std::nullopt}, {10, 1, std::nullopt, std::nullopt}});
-  std::vector<uint32_t> counts = mem_.RowCounts();
-  ASSERT_EQ(counts.size(), 1u);
+  Memtable::View view = mem_.OpenView();
+  const uint32_t counts[] = {mem_.RowsAt(0, view)};
   EXPECT_EQ(counts[0], 2u);
   // Later writes (a new time and a duplicate of 10) are invisible to a reader holding the counts.
   Append(0, {{20, 2, std::nullopt, std::nullopt}, {10, 100, std::nullopt, std::nullopt}});
@@ -718,7 +718,7 @@ TEST(MemtablePageStatsTest, BatchesAppliedOutOfTurnStillReadInPageOrder) {
       if (j >= chunks.size()) continue;
       mem.AppendRows(0, batch, chunks[j], {v}, schema);
       if (k == 2 && j == 3) {  // a reader's snapshot after chunks 1, 0, 3
-        prefix = mem.RowCounts()[0];
+        prefix = mem.RowsAt(0, mem.OpenView());
         for (size_t c : {0, 1, 3}) {
           for (uint32_t r : chunks[c]) prefix_times.push_back(r * 10 * kSec);
         }
@@ -824,7 +824,7 @@ TEST(MemtablePageStatsTest, RandomArrivalOrdersReadBackInOrder) {
       }
       mem.AppendRows(0, batch, rows, {v}, schema);
       if (k == chunks.size() / 2) {
-        snapshot = mem.RowCounts()[0];
+        snapshot = mem.RowsAt(0, mem.OpenView());
         for (size_t j = 0; j <= k; ++j) {
           for (int i = chunks[j].first; i < chunks[j].second; ++i) before.push_back(i * 10 * kSec);
         }

@@ -279,7 +279,7 @@ class TableSnapshot final : public TableReader {
     // The active memtable keeps taking writes after this point; the snapshot reads each series
     // only up to its length now, so it sees whole write batches (Table::Apply runs under the
     // exclusive lock) and nothing newer.
-    active_rows_ = active_->RowCounts();
+    active_view_ = active_->OpenView();
     active_edits_ = active_->edits();
     series_count_ = table_->registry_->size();
   }
@@ -401,7 +401,7 @@ class TableSnapshot final : public TableReader {
   // counts no longer line up, and the series is read as it is now.
   size_t ActiveLimit(SeriesId id) const {
     if (active_->edits() != active_edits_) return SIZE_MAX;
-    return id < active_rows_.size() ? active_rows_[id] : 0;
+    return active_->RowsAt(id, active_view_);
   }
 
   std::shared_ptr<Table> table_;
@@ -411,7 +411,7 @@ class TableSnapshot final : public TableReader {
   std::vector<DamagedSegment> damaged_;
   std::vector<std::shared_ptr<Memtable>> frozen_;
   std::shared_ptr<Memtable> active_;
-  std::vector<uint32_t> active_rows_;  // active_->RowCounts() when the snapshot was taken
+  Memtable::View active_view_;  // of active_, as the snapshot was taken (after active_: closes first)
   uint64_t active_edits_ = 0;
   size_t series_count_ = 0;
 };
