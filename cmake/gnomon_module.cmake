@@ -1,12 +1,18 @@
 # Helpers that keep every module's CMakeLists.txt a few lines long.
 
-# gnomon_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
+# gnomon_library(NAME SOURCES a.cc b.cc DEPS other_lib ... [UNITY n])
 # Declares library gnomon_NAME; includes are rooted at the repository root ("src/base/status.h").
+# UNITY n compiles its sources n to a unit: for libraries of many small files that each parse the
+# same heavy headers (a clean build is most of CI's time on two cores). Their file-local names
+# then share a unit, so they must not collide.
 function(gnomon_library name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "UNITY" "SOURCES;DEPS" ${ARGN})
   add_library(gnomon_${name} STATIC ${ARG_SOURCES})
   target_include_directories(gnomon_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(gnomon_${name} PUBLIC ${ARG_DEPS})
+  if(ARG_UNITY)
+    set_target_properties(gnomon_${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARG_UNITY})
+  endif()
 endfunction()
 
 # Compile definitions every test target carries; the shared precompiled header is built with the

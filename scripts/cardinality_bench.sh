@@ -10,7 +10,8 @@
 # of the load alone, and of the whole run with the queries and the stop).
 # WORK (default bench-results/cardinality) holds the data files; LOADER (default build/gnomon)
 # generates and loads; PORT (default 4317). TRACE=FILE also samples VmRSS and the engine's memory
-# gauges from /metrics every 2 s into FILE (the input of scripts/plot_rss.py).
+# gauges from /metrics every 2 s into FILE (the input of scripts/plot_rss.py). PROBE=1 also
+# times the one-host query every second during the load (median and max in the figures line).
 set -euo pipefail
 bin=$1; scale=$2; end=$3; label=$4
 work=${WORK:-bench-results/cardinality}; loader=${LOADER:-build/gnomon}; port=${PORT:-4317}
@@ -39,14 +40,20 @@ gauges='^gnomon_engine_(series|series_index_bytes|segment_index_bytes|last_value
       sleep 1
     fi
   done ) &
+q() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$port/v1/sql?db=benchmark" --data-urlencode "sql=$1"; }
+one="SELECT max(usage_user) FROM cpu WHERE hostname='host_7' AND time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:01:00Z'"
+probe=$work/probe-$label; : > "$probe"; rm -f "$probe.stop"
+if [ -n "${PROBE:-}" ]; then
+  ( sleep 5; while kill -0 $pid 2>/dev/null && [ ! -f "$probe.stop" ]; do q "$one" >> "$probe"; echo >> "$probe"; sleep 1; done ) &
+fi
 t0=$(date +%s.%N)
 "$loader" bench load --url http://127.0.0.1:$port --file "$data" --workers 4 --batch-size 10000 \
   --create-db --reporting-period 0s --no-progress --json "$work/load-$label.json" > "$work/load-$label.out" 2>&1
 t1=$(date +%s.%N)
+touch "$probe.stop"
+during=$(sort -n "$probe" | awk '{v[NR]=$1} END {if (NR) printf "%.1f/%.1f(n=%d)", v[int((NR+1)/2)]*1000, v[NR]*1000, NR; else printf "-"}')
 cpu_ticks=$(awk '{print $14+$15}' /proc/$pid/stat)
 hwm_load=$(awk '/VmHWM/ {print $2}' /proc/$pid/status)  # the peak of the load alone
-q() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$port/v1/sql?db=benchmark" --data-urlencode "sql=$1"; }
-one="SELECT max(usage_user) FROM cpu WHERE hostname='host_7' AND time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:01:00Z'"
 q1=$(q "$one"); q2=$(q "$one")
 qc=$(q "SELECT count(*) FROM cpu")
 ts=$(date +%s.%N)
@@ -55,6 +62,6 @@ te=$(date +%s.%N)
 rows=$(grep -o '"rowCount":[0-9]*' "$work/load-$label.json" | grep -o '[0-9]*$')
 seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
 awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" -v hl="$hwm_load" \
-    -v seg="$seg" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
-  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
-    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, seg / (r * 10), q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
+    -v seg="$seg" -v during="$during" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
+  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_during_load_ms=%s one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
+    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, seg / (r * 10), during, q1 * 1000, q2 * 1000, qc * 1000, te - ts }'

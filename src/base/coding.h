@@ -22,6 +22,16 @@ inline int64_t ZigZagDecode(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ 
 
 constexpr int kMaxVarint64Bytes = 10;
 
+// Bytes EncodeVarint64 writes for v.
+inline size_t VarintLength(uint64_t v) {
+  size_t len = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++len;
+  }
+  return len;
+}
+
 // Writes v at dst (room for kMaxVarint64Bytes); returns the byte after the last one written.
 inline char* EncodeVarint64(char* dst, uint64_t v) {
   auto* p = reinterpret_cast<uint8_t*>(dst);

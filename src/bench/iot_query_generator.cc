@@ -5,13 +5,12 @@
 #include "src/base/time_util.h"
 #include "src/bench/go_rand.h"
 #include "src/bench/iot_query_text.h"
+#include "src/bench/iot_truck.h"
 #include "src/bench/query_random.h"
 
 namespace gnomon::bench {
 namespace {
 
-// pkg/data/usecases/iot/truck.go FleetChoices, in order (GetRandomFleet: Intn(4)).
-constexpr const char* kFleets[4] = {"East", "West", "North", "South"};
 
 struct TypeInfo {
   const char* type;
@@ -63,7 +62,7 @@ Result<IotQueryChoices> Draw(const TypeInfo& info, const QueryGenConfig& config,
     c.window_start = w.start;
     c.window_end = w.end;
   }
-  if (info.fleet) c.fleet = kFleets[rng->Intn(4)];
+  if (info.fleet) c.fleet = std::string(kIotFleets[rng->Intn(4)]);
   return c;
 }
 

@@ -17,7 +17,6 @@ struct TruckModel {
 
 constexpr TruckModel kModels[] = {
     {"F-150", 2000, 200, 15}, {"G-2000", 5000, 300, 19}, {"H-2", 1500, 150, 12}};
-constexpr std::string_view kFleets[] = {"East", "West", "North", "South"};
 constexpr std::string_view kDrivers[] = {"Derek", "Rodney", "Albert", "Andy", "Seth", "Trish"};
 constexpr std::string_view kDeviceVersions[] = {"v1.0", "v1.5", "v2.0", "v2.3"};
 
@@ -99,7 +98,7 @@ std::unique_ptr<Generator> NewTruck(GoRand& rng, int64_t id, int64_t start_ns,
   truck->measurements.push_back(std::make_unique<ReadingsMeasurement>(rng, start_ns));
   truck->measurements.push_back(std::make_unique<DiagnosticsMeasurement>(start_ns, shared_load));
   const TruckModel& model = kModels[rng.Intn(3)];
-  std::string fleet(kFleets[rng.Intn(4)]);
+  std::string fleet(kIotFleets[rng.Intn(4)]);
   std::string driver(kDrivers[rng.Intn(6)]);
   std::string device(kDeviceVersions[rng.Intn(4)]);
   auto str_tag = [](std::string_view key, std::string value) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "src/bench/distributions.h"
@@ -19,6 +20,9 @@ std::unique_ptr<Generator> NewTruck(GoRand& rng, int64_t id, int64_t start_ns, U
 
 std::vector<std::unique_ptr<Generator>> NewTrucks(GoRand& rng, uint64_t scale, int64_t start_ns,
                                                   UniformStep* shared_load);
+
+// pkg/data/usecases/iot/truck.go FleetChoices, in order (GetRandomFleet: Intn(4)).
+inline constexpr std::string_view kIotFleets[] = {"East", "West", "North", "South"};
 
 // The most fields any iot measurement has (readings: 7) and the tag count (8), which parameterise
 // the IoT batch perturbations.

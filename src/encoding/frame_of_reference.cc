@@ -22,15 +22,6 @@ inline GroupFrame FrameOf(const int64_t* v, size_t n) {
   return {lo, BitWidth(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo))};
 }
 
-inline int VarintLength(uint64_t v) {
-  int len = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++len;
-  }
-  return len;
-}
-
 // Reads a group header and checks the packed bytes are present. On success *in points at them.
 inline bool ReadGroupHeader(std::string_view* in, size_t group_n, GroupFrame* frame) {
   if (in->empty()) return false;

@@ -8,15 +8,6 @@
 namespace gnomon::encoding {
 namespace {
 
-inline size_t VarintLength(uint64_t v) {
-  size_t len = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++len;
-  }
-  return len;
-}
-
 // Calls fn(value, length) for each maximal run.
 template <typename T, typename Fn>
 void ForEachRun(std::span<const T> v, Fn fn) {

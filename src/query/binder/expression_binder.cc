@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "src/base/ascii.h"
 #include "src/query/execution/basic_operators.h"
 #include "src/query/function/scalar_functions.h"
 #include "src/query/parser/interval.h"
@@ -10,11 +11,6 @@
 
 namespace gnomon::query {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 Status Unsupported(const ParsedExpression& e, const std::string& what) {
   return Status::InvalidArgument(what + " is not supported: " + e.ToString());
@@ -35,7 +31,7 @@ Status CoerceToTimestamp(BoundExpr* e) {
 }
 
 Result<ValueType> CastTarget(const std::string& type_name) {
-  std::string t = Lower(type_name);
+  std::string t = AsciiLower(type_name);
   auto starts = [&](const char* p) { return t.rfind(p, 0) == 0; };
   if (starts("timestamp")) return ValueType::kTimestamp;
   if (t == "int" || t == "integer" || t == "bigint" || t == "int8" || t == "int4" || t == "int2" ||
@@ -95,7 +91,7 @@ class Binder {
           GNOMON_RETURN_IF_ERROR(CoerceToTimestamp(child.get()));
           return child;
         }
-        if (Lower(c.type_name) == "interval" && child->IsConstant() &&
+        if (AsciiLower(c.type_name) == "interval" && child->IsConstant() &&
             child->constant.type == ValueType::kString) {
           GNOMON_ASSIGN_OR_RETURN(int64_t ns, ParseInterval(child->constant.s));
           auto out = MakeConstant(Value::Int(ns));
@@ -435,9 +431,9 @@ bool QualifiedOnly(const BindContext& context, size_t i) {
 std::vector<int> Candidates(const BindContext& context, const std::string& qualifier, const std::string& name) {
   std::vector<int> out;
   for (int pass = 0; pass < 2 && out.empty(); ++pass) {
-    const std::string lower = Lower(name);
+    const std::string lower = AsciiLower(name);
     for (size_t i = 0; i < context.columns.size(); ++i) {
-      const bool same = pass == 0 ? context.columns[i].name == name : Lower(context.columns[i].name) == lower;
+      const bool same = pass == 0 ? context.columns[i].name == name : AsciiLower(context.columns[i].name) == lower;
       if (!same) continue;
       if (qualifier.empty() ? QualifiedOnly(context, i) : !ColumnHasQualifier(context, i, qualifier)) continue;
       out.push_back(static_cast<int>(i));
@@ -452,8 +448,8 @@ bool ColumnHasQualifier(const BindContext& context, size_t i, const std::string&
   const std::vector<std::string>& names =
       context.sources.empty() ? context.qualifiers
                               : (i < context.sources.size() ? context.sources[i].qualifiers : std::vector<std::string>{});
-  const std::string q = Lower(qualifier);
-  return std::any_of(names.begin(), names.end(), [&](const std::string& x) { return Lower(x) == q; });
+  const std::string q = AsciiLower(qualifier);
+  return std::any_of(names.begin(), names.end(), [&](const std::string& x) { return AsciiLower(x) == q; });
 }
 
 int FindColumn(const BindContext& context, const std::string& name) {

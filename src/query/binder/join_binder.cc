@@ -7,7 +7,7 @@
 namespace gnomon::query {
 namespace {
 
-JoinKind KindOf(JoinType t) {
+JoinKind JoinKindOf(JoinType t) {
   switch (t) {
     case JoinType::kLeft: return JoinKind::kLeft;
     case JoinType::kRight: return JoinKind::kRight;
@@ -81,7 +81,7 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindJoin(const JoinRef& join, 
   ToSources(&left.context);
   const int left_width = static_cast<int>(left.context.columns.size());
   auto node = std::make_unique<LogicalJoin>();
-  node->join_kind = KindOf(join.join_type);
+  node->join_kind = JoinKindOf(join.join_type);
   node->asof = join.asof;
   BoundRelation right;
   const bool lateral = join.right->type == TableRefType::kSubquery && join.right->As<SubqueryRef>().lateral;
@@ -123,7 +123,7 @@ Result<SelectBinder::BoundRelation> SelectBinder::BindJoin(const JoinRef& join, 
   BoundRelation out;
   out.plan = std::move(node);
   out.context = std::move(both);
-  if (!using_pairs.empty()) out = MergeUsingColumns(std::move(out), using_pairs, KindOf(join.join_type));
+  if (!using_pairs.empty()) out = MergeUsingColumns(std::move(out), using_pairs, JoinKindOf(join.join_type));
   return out;
 }
 

@@ -16,7 +16,7 @@ const char* OperationName(SetOperation op) {
   return "";
 }
 
-SetOperationKind KindOf(const SelectNode& node) {
+SetOperationKind SetOperationKindOf(const SelectNode& node) {
   switch (node.set_op) {
     case SetOperation::kIntersect: return node.set_all ? SetOperationKind::kIntersectAll : SetOperationKind::kIntersect;
     case SetOperation::kExcept: return node.set_all ? SetOperationKind::kExceptAll : SetOperationKind::kExcept;
@@ -100,7 +100,7 @@ Result<LogicalPtr> SelectBinder::BindSetOperation(const SelectNode& node, const 
     GNOMON_ASSIGN_OR_RETURN(schema[i].type, UnifiedType(left->schema[i].type, right->schema[i].type, op));
   }
   auto set = std::make_unique<LogicalSetOperation>();
-  set->op = KindOf(node);
+  set->op = SetOperationKindOf(node);
   set->schema = schema;
   set->children.push_back(CastColumns(std::move(left), schema));
   set->children.push_back(CastColumns(std::move(right), schema));

@@ -6,6 +6,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "src/base/ascii.h"
 #include "src/base/time_util.h"
 #include "src/query/parser/interval.h"
 #include "re2/re2.h"
@@ -16,11 +17,6 @@ namespace {
 // TimescaleDB buckets from Monday 2000-01-03 so weekly buckets start on Mondays; for widths that
 // divide a day the origin makes no difference.
 constexpr int64_t kTimescaleOrigin = 946857600LL * kNanosPerSecond;
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // regexp_like's compiled patterns, per thread: the pattern is almost always one constant.
 const RE2* CachedRegex(const std::string& pattern) {
@@ -61,7 +57,7 @@ Status WidthArgument(BoundExpr* arg, const std::string& fn) {
 }
 
 bool TruncUnit(const std::string& unit, int64_t* width, TimeBucketFn::Calendar* cal) {
-  std::string u = Lower(unit);
+  std::string u = AsciiLower(unit);
   if (!u.empty() && u.back() == 's') u.pop_back();
   *cal = TimeBucketFn::Calendar::kNone;
   *width = 0;
@@ -207,7 +203,7 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
     if (!args[0]->IsConstant() || args[0]->constant.type != ValueType::kString) {
       return Status::InvalidArgument("date_part: the field must be a constant string");
     }
-    const std::string field = Lower(args[0]->constant.s);
+    const std::string field = AsciiLower(args[0]->constant.s);
     if (!DatePartField(field)) return Status::InvalidArgument("date_part: unknown field '" + field + "'");
     args[0]->constant.s = field;
     const bool interval = args[1]->is_interval || (args[1]->type == ValueType::kInt64 && field == "epoch");

@@ -5,6 +5,7 @@
 
 #include "src/base/time_util.h"
 #include "src/query/influxql/influxql_compiler_internal.h"
+#include "src/query/influxql/influxql_shape_parts.h"
 #include "src/query/parser/ast_expression.h"
 #include "src/query/parser/interval.h"
 #include "src/query/parser/time_literal.h"
@@ -67,8 +68,6 @@ std::string Mirror(const std::string& op) {
   return op;
 }
 std::string SqlOp(const std::string& op) { return op == "!=" ? "<>" : op; }
-
-const Expr& Unparen(const Expr& e) { return e.kind == Expr::Kind::kParen ? Unparen(*e.args[0]) : e; }
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 
+#include "src/base/ascii.h"
 #include "src/query/parser/interval.h"
 
 namespace gnomon::query::influxql {
@@ -10,7 +11,6 @@ namespace {
 
 bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsIdentChar(char c) { return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
-bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 Token Make(Token::Kind kind, std::string text, size_t pos) {
   Token t;
@@ -85,12 +85,12 @@ Token Lexer::ScanQuoted(size_t* pos, char quote) const {
 
 Token Lexer::ScanNumber(size_t* pos) const {
   size_t start = *pos, p = start;
-  while (p < text_.size() && IsDigit(text_[p])) ++p;
+  while (p < text_.size() && AsciiIsDigit(text_[p])) ++p;
   bool is_float = false;
-  if (p + 1 < text_.size() && text_[p] == '.' && IsDigit(text_[p + 1])) {
+  if (p + 1 < text_.size() && text_[p] == '.' && AsciiIsDigit(text_[p + 1])) {
     is_float = true;
     ++p;
-    while (p < text_.size() && IsDigit(text_[p])) ++p;
+    while (p < text_.size() && AsciiIsDigit(text_[p])) ++p;
   }
   // A unit right after the digits makes a duration: 10m, 1h30m, 500ms, 5u, 5µ.
   if (!is_float && p < text_.size() && (IsIdentStart(text_[p]) || text_[p] == '\xc2')) {
@@ -99,7 +99,7 @@ Token Lexer::ScanNumber(size_t* pos) const {
     std::string raw(text_.substr(start, q - start));
     std::string normalized;  // InfluxQL's lone 'u' / 'µ' is microseconds
     for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == 'u' && (i + 1 == raw.size() || IsDigit(raw[i + 1]))) normalized += "us";
+      if (raw[i] == 'u' && (i + 1 == raw.size() || AsciiIsDigit(raw[i + 1]))) normalized += "us";
       else normalized += raw[i];
     }
     auto ns = ParseInterval(normalized);
@@ -138,7 +138,7 @@ Token Lexer::Scan(size_t* pos) const {
     while (q < text_.size() && IsIdentChar(text_[q])) ++q;
     return single(Token::Kind::kIdent, q - p);
   }
-  if (IsDigit(c) || (c == '.' && p + 1 < text_.size() && IsDigit(text_[p + 1]))) return ScanNumber(pos);
+  if (AsciiIsDigit(c) || (c == '.' && p + 1 < text_.size() && AsciiIsDigit(text_[p + 1]))) return ScanNumber(pos);
   if (c == '\'' || c == '"') return ScanQuoted(pos, c);
   char n = p + 1 < text_.size() ? text_[p + 1] : '\0';
   switch (c) {

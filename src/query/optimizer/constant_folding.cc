@@ -11,7 +11,7 @@
 namespace gnomon::query::rules {
 namespace {
 
-bool Fold(BoundExprPtr* slot) {
+bool FoldExpression(BoundExprPtr* slot) {
   BoundExpr& e = **slot;
   if (e.kind == BoundKind::kConstant) return false;
   if (e.kind != BoundKind::kColumn && ReadsNoColumn(e)) {
@@ -28,41 +28,41 @@ bool Fold(BoundExprPtr* slot) {
     return false;
   }
   bool changed = false;
-  for (BoundExprPtr& c : e.children) changed = Fold(&c) || changed;
+  for (BoundExprPtr& c : e.children) changed = FoldExpression(&c) || changed;
   return changed;
 }
 
 bool FoldAll(std::vector<Predicate>* predicates) {
   bool changed = false;
-  for (Predicate& p : *predicates) changed = Fold(&p.expr) || changed;
+  for (Predicate& p : *predicates) changed = FoldExpression(&p.expr) || changed;
   return changed;
 }
 
-bool Visit(LogicalNode* node) {
+bool FoldConstantsIn(LogicalNode* node) {
   bool changed = false;
   switch (node->kind) {
     case LogicalKind::kGet: changed = FoldAll(&node->As<LogicalGet>().filters); break;
     case LogicalKind::kFilter: changed = FoldAll(&node->As<LogicalFilter>().predicates); break;
     case LogicalKind::kJoin: changed = FoldAll(&node->As<LogicalJoin>().conditions); break;
     case LogicalKind::kProject:
-      for (BoundExprPtr& e : node->As<LogicalProject>().exprs) changed = Fold(&e) || changed;
+      for (BoundExprPtr& e : node->As<LogicalProject>().exprs) changed = FoldExpression(&e) || changed;
       break;
     case LogicalKind::kAggregate: {
       auto& agg = node->As<LogicalAggregate>();
-      for (BoundExprPtr& k : agg.keys) changed = Fold(&k) || changed;
+      for (BoundExprPtr& k : agg.keys) changed = FoldExpression(&k) || changed;
       for (AggregateSpec& a : agg.aggregates) {
-        if (a.arg) changed = Fold(&a.arg) || changed;
+        if (a.arg) changed = FoldExpression(&a.arg) || changed;
       }
       break;
     }
     default: break;
   }
-  for (LogicalPtr& c : node->children) changed = Visit(c.get()) || changed;
+  for (LogicalPtr& c : node->children) changed = FoldConstantsIn(c.get()) || changed;
   return changed;
 }
 
 }  // namespace
 
-bool ConstantFolding(LogicalPtr* root) { return Visit(root->get()); }
+bool ConstantFolding(LogicalPtr* root) { return FoldConstantsIn(root->get()); }
 
 }  // namespace gnomon::query::rules

@@ -144,19 +144,19 @@ bool Push(LogicalPtr* slot) {
   return changed;
 }
 
-bool Visit(LogicalPtr* slot) {
+bool PushFiltersDownIn(LogicalPtr* slot) {
   bool changed = false;
   if ((*slot)->kind == LogicalKind::kFilter) changed = Push(slot);
   if ((*slot)->kind == LogicalKind::kFilter && (*slot)->children[0]->kind == LogicalKind::kJoin) {
     changed = PushFilterIntoJoin(slot) || changed;
   }
   if ((*slot)->kind == LogicalKind::kJoin) changed = PushJoinConditions((*slot)->As<LogicalJoin>()) || changed;
-  for (LogicalPtr& c : (*slot)->children) changed = Visit(&c) || changed;
+  for (LogicalPtr& c : (*slot)->children) changed = PushFiltersDownIn(&c) || changed;
   return changed;
 }
 
 }  // namespace
 
-bool FilterPushdown(LogicalPtr* root) { return Visit(root); }
+bool FilterPushdown(LogicalPtr* root) { return PushFiltersDownIn(root); }
 
 }  // namespace gnomon::query::rules

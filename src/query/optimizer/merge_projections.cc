@@ -15,7 +15,7 @@ bool FoldsInto(const LogicalNode& node) {
 }
 
 // Removes the column projection under *slot.
-void Fold(LogicalPtr* slot) {
+void MergeProjectionsAt(LogicalPtr* slot) {
   LogicalNode& node = **slot;
   auto& inner = node.children[0]->As<LogicalProject>();
   std::vector<int> mapping;
@@ -37,7 +37,7 @@ bool MergeProjections(LogicalPtr* root) {
   bool changed = false;
   ForEachSlotBottomUp(root, [&](LogicalPtr* slot) {
     while (FoldsInto(**slot)) {
-      Fold(slot);
+      MergeProjectionsAt(slot);
       changed = true;
     }
   });

@@ -50,13 +50,6 @@ std::string JoinOrderBy(const std::vector<OrderByItem>& items) {
   return out;
 }
 
-std::vector<ExprPtr> CopyList(const std::vector<ExprPtr>& list) {
-  std::vector<ExprPtr> out;
-  out.reserve(list.size());
-  for (const ExprPtr& e : list) out.push_back(e->Copy());
-  return out;
-}
-
 std::vector<OrderByItem> CopyOrderBy(const std::vector<OrderByItem>& items) {
   std::vector<OrderByItem> out;
   out.reserve(items.size());
@@ -67,6 +60,13 @@ std::vector<OrderByItem> CopyOrderBy(const std::vector<OrderByItem>& items) {
 ExprPtr CopyOrNull(const ExprPtr& e) { return e ? e->Copy() : nullptr; }
 
 }  // namespace
+
+std::vector<ExprPtr> CopyExpressions(const std::vector<ExprPtr>& list) {
+  std::vector<ExprPtr> out;
+  out.reserve(list.size());
+  for (const ExprPtr& e : list) out.push_back(e->Copy());
+  return out;
+}
 
 ExprPtr ParsedExpression::FinishCopy(ExprPtr copy) const {
   copy->span = span;
@@ -340,7 +340,7 @@ std::string WindowSpec::ToString() const {
 std::unique_ptr<WindowSpec> WindowSpec::Copy() const {
   auto w = std::make_unique<WindowSpec>();
   w->base = base;
-  w->partition_by = CopyList(partition_by);
+  w->partition_by = CopyExpressions(partition_by);
   w->order_by = CopyOrderBy(order_by);
   if (frame) w->frame = frame->Copy();
   return w;
@@ -365,7 +365,7 @@ std::string FunctionExpression::ToString() const {
 
 ExprPtr FunctionExpression::Copy() const {
   auto f = std::make_unique<FunctionExpression>(name);
-  f->children = CopyList(children);
+  f->children = CopyExpressions(children);
   f->is_star = is_star;
   f->distinct = distinct;
   f->order_by = CopyOrderBy(order_by);
@@ -437,7 +437,7 @@ std::string ConjunctionExpression::ToString() const {
 
 ExprPtr ConjunctionExpression::Copy() const {
   auto c = std::make_unique<ConjunctionExpression>(op);
-  c->children = CopyList(children);
+  c->children = CopyExpressions(children);
   return FinishCopy(std::move(c));
 }
 
@@ -462,7 +462,7 @@ std::string InExpression::ToString() const {
 ExprPtr InExpression::Copy() const {
   auto in = std::make_unique<InExpression>();
   in->operand = operand->Copy();
-  in->list = CopyList(list);
+  in->list = CopyExpressions(list);
   if (subquery) in->subquery = subquery->Copy();
   in->negated = negated;
   return FinishCopy(std::move(in));

@@ -87,6 +87,9 @@ class ParsedExpression {
   ExprPtr FinishCopy(ExprPtr copy) const;
 };
 
+// Deep copies of `list`'s expressions, in order.
+std::vector<ExprPtr> CopyExpressions(const std::vector<ExprPtr>& list);
+
 // Quotes an identifier when it must be ("Hours Driven", "from"), else returns it as is.
 std::string QuoteIdentifier(const std::string& name);
 // 'it''s'.

@@ -13,13 +13,6 @@ std::string JoinList(const std::vector<ExprPtr>& list, bool with_alias) {
   return out;
 }
 
-std::vector<ExprPtr> CopyList(const std::vector<ExprPtr>& list) {
-  std::vector<ExprPtr> out;
-  out.reserve(list.size());
-  for (const ExprPtr& e : list) out.push_back(e->Copy());
-  return out;
-}
-
 }  // namespace
 
 // ---- FROM items
@@ -139,12 +132,12 @@ std::unique_ptr<SelectNode> SelectNode::Copy() const {
     n->ctes.push_back(CommonTableExpression{cte.name, cte.query->Copy(), cte.span});
   }
   n->distinct = distinct;
-  n->distinct_on = CopyList(distinct_on);
-  n->select_list = CopyList(select_list);
+  n->distinct_on = CopyExpressions(distinct_on);
+  n->select_list = CopyExpressions(select_list);
   n->into_table = into_table;
   if (from) n->from = from->Copy();
   if (where) n->where = where->Copy();
-  n->group_by = CopyList(group_by);
+  n->group_by = CopyExpressions(group_by);
   if (fill) n->fill = fill->Copy();
   if (having) n->having = having->Copy();
   for (const NamedWindow& w : windows) n->windows.push_back(NamedWindow{w.name, w.spec->Copy()});

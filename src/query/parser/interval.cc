@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 
+#include "src/base/ascii.h"
 #include "src/base/time_util.h"
 #include "src/query/parser/token.h"
 
@@ -35,7 +36,6 @@ constexpr std::array<UnitName, 47> kUnits = {{
     {"y", 0}, {"yr", 0}, {"yrs", 0}, {"year", 0}, {"years", 0}, {"decade", 0},
 }};
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUnitChar(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
 }
@@ -61,7 +61,7 @@ struct Decimal {
 bool ReadDecimal(std::string_view text, size_t* pos, Decimal* d) {
   size_t i = *pos;
   bool any = false;
-  while (i < text.size() && IsDigit(text[i])) {
+  while (i < text.size() && AsciiIsDigit(text[i])) {
     if (d->whole <= kMaxTotal) d->whole = d->whole * 10 + (text[i] - '0');
     ++i;
     any = true;
@@ -69,7 +69,7 @@ bool ReadDecimal(std::string_view text, size_t* pos, Decimal* d) {
   if (i < text.size() && text[i] == '.') {
     d->has_point = true;
     ++i;
-    while (i < text.size() && IsDigit(text[i])) {
+    while (i < text.size() && AsciiIsDigit(text[i])) {
       if (d->frac_digits < 9) {
         d->frac = d->frac * 10 + (text[i] - '0');
         ++d->frac_digits;
@@ -95,7 +95,7 @@ Result<Int128> ReadClock(std::string_view text, size_t* pos, Int128 hours) {
   size_t i = *pos;  // at ':'
   Int128 total = hours * kNanosPerHour;
   auto two_digits = [&](int64_t* out) {
-    if (i + 2 > text.size() || !IsDigit(text[i]) || !IsDigit(text[i + 1])) return false;
+    if (i + 2 > text.size() || !AsciiIsDigit(text[i]) || !AsciiIsDigit(text[i + 1])) return false;
     *out = (text[i] - '0') * 10 + (text[i + 1] - '0');
     i += 2;
     return true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "src/base/ascii.h"
 #include "src/query/parser/interval.h"
 
 namespace gnomon::query {
@@ -15,7 +16,6 @@ bool IsIdentStart(char c) {
 bool IsIdentChar(char c) {
   return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$';
 }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Source text for an error message: at most 40 bytes, control characters escaped.
 std::string Shorten(std::string_view text) {
@@ -100,7 +100,7 @@ class Lexer {
       while (pos_ < sql_.size() && IsIdentChar(sql_[pos_])) ++pos_;
       token->type = TokenType::kIdentifier;
       token->text = std::string(sql_.substr(start, pos_ - start));
-    } else if (IsDigit(c) || (c == '.' && IsDigit(At(pos_ + 1)))) {
+    } else if (AsciiIsDigit(c) || (c == '.' && AsciiIsDigit(At(pos_ + 1)))) {
       GNOMON_RETURN_IF_ERROR(Number(token));
     } else if (c == '\'') {
       GNOMON_RETURN_IF_ERROR(Quoted('\'', "unterminated string literal", &token->text));
@@ -133,18 +133,18 @@ class Lexer {
   Status Number(Token* token) {
     const size_t start = pos_;
     bool is_float = false;
-    while (IsDigit(At(pos_))) ++pos_;
+    while (AsciiIsDigit(At(pos_))) ++pos_;
     if (At(pos_) == '.' && At(pos_ + 1) != '.') {
       is_float = true;
       ++pos_;
-      while (IsDigit(At(pos_))) ++pos_;
+      while (AsciiIsDigit(At(pos_))) ++pos_;
     }
     if ((At(pos_) == 'e' || At(pos_) == 'E') &&
-        (IsDigit(At(pos_ + 1)) ||
-         ((At(pos_ + 1) == '+' || At(pos_ + 1) == '-') && IsDigit(At(pos_ + 2))))) {
+        (AsciiIsDigit(At(pos_ + 1)) ||
+         ((At(pos_ + 1) == '+' || At(pos_ + 1) == '-') && AsciiIsDigit(At(pos_ + 2))))) {
       is_float = true;
       pos_ += 2;
-      while (IsDigit(At(pos_))) ++pos_;
+      while (AsciiIsDigit(At(pos_))) ++pos_;
     }
     token->type = is_float ? TokenType::kFloat : TokenType::kInteger;
     if (IsIdentChar(At(pos_))) {

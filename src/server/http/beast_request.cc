@@ -6,9 +6,6 @@ namespace gnomon::server::http {
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 
-namespace {
-std::string_view View(beast::string_view s) { return std::string_view(s.data(), s.size()); }
-}  // namespace
 
 Method ToMethod(bhttp::verb verb) {
   switch (verb) {
@@ -24,12 +21,12 @@ Method ToMethod(bhttp::verb verb) {
 
 void FillRequestHead(const bhttp::request<bhttp::string_body>& msg, Request* out) {
   out->method = ToMethod(msg.method());
-  out->target = View(msg.target());
+  out->target = ToStringView(msg.target());
   size_t q = out->target.find('?');
   out->path = out->target.substr(0, q);
   out->query = q == std::string_view::npos ? QueryParams() : QueryParams::Parse(out->target.substr(q + 1));
   out->headers.clear();
-  for (const auto& field : msg) out->headers.push_back({View(field.name_string()), View(field.value())});
+  for (const auto& field : msg) out->headers.push_back({ToStringView(field.name_string()), ToStringView(field.value())});
 }
 
 BodyEncoding EncodingOf(std::string_view encoding) {

@@ -3,6 +3,7 @@
 // (http_session.cc) and the HTTP request fuzz target.
 #pragma once
 
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -13,6 +14,8 @@
 namespace gnomon::server::http {
 
 Method ToMethod(boost::beast::http::verb verb);
+
+inline std::string_view ToStringView(boost::beast::string_view s) { return std::string_view(s.data(), s.size()); }
 
 // Fills *out from `msg` (all but the body and the receive time); the views stay valid while
 // `msg` is unchanged.

@@ -30,7 +30,6 @@ constexpr size_t kKeepBufferBytes = 16ull << 20;
 constexpr size_t kMaxDrainBytes = 256ull << 20;
 constexpr auto kDrainTimeout = std::chrono::seconds(5);
 
-std::string_view View(beast::string_view s) { return std::string_view(s.data(), s.size()); }
 
 }  // namespace
 
@@ -170,7 +169,7 @@ void HttpSession::Dispatch() {
   request_.wire_body_bytes = raw_body.size();
   request_.body = raw_body;
 
-  std::string_view encoding = View(msg[bhttp::field::content_encoding]);
+  std::string_view encoding = ToStringView(msg[bhttp::field::content_encoding]);
   const BodyEncoding body_encoding = EncodingOf(encoding);
   if (body_encoding == BodyEncoding::kGzip) {
     auto inflated = gzip_.Decompress(raw_body, core_->options.max_body_bytes);
@@ -265,7 +264,7 @@ void HttpSession::Reject(int status, std::string_view message) {
   std::string_view path;
   if (parser_ && parser_->is_header_done()) {
     method = ToMethod(parser_->get().method());
-    std::string_view target = View(parser_->get().target());
+    std::string_view target = ToStringView(parser_->get().target());
     path = target.substr(0, target.find('?'));
   }
   handler_response_ = Response();

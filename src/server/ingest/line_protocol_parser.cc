@@ -5,6 +5,7 @@
 #include <string>
 #include <system_error>
 
+#include "src/base/ascii.h"
 #include "src/server/ingest/byte_scan.h"
 #include "src/server/ingest/utf8.h"
 
@@ -16,7 +17,6 @@ using internal::FindAny4;
 using internal::FindByte;
 
 inline bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
 
 // Parses the run of decimal digits at p (stopping at `end` or the first non-digit) into *v.
 // Returns the end of the run; *overflow is set when the value does not fit in uint64. Eight
@@ -40,7 +40,7 @@ inline const char* ParseDigits(const char* p, const char* end, uint64_t* v, bool
     acc = acc * 100000000 + chunk;
     p += 8;
   }
-  while (p < end && IsDigit(*p)) {
+  while (p < end && AsciiIsDigit(*p)) {
     acc = acc * 10 + static_cast<uint64_t>(*p - '0');
     ++p;
   }
@@ -241,7 +241,7 @@ bool LineParser::Parse(std::string_view line, ParsedLine* out, LineSyntaxError* 
         return Fail(error, off(p), "unexpected character after string value of field \"" +
                                        std::string(f.key) + "\"");
       }
-    } else if (IsDigit(c) || c == '-' || c == '.') {
+    } else if (AsciiIsDigit(c) || c == '-' || c == '.') {
       const char* tok = p;
       const bool negative = c == '-';
       if (negative) ++p;

@@ -1,0 +1,18 @@
+// ASCII case folding for identifiers and keywords (SQL, InfluxQL, HTTP header names): locale-free,
+// so a server's locale never changes what a query means.
+#pragma once
+
+#include <string>
+
+namespace gnomon {
+
+inline bool AsciiIsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
+
+inline char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+inline std::string AsciiLower(std::string s) {
+  for (char& c : s) c = AsciiLower(c);
+  return s;
+}
+
+}  // namespace gnomon
