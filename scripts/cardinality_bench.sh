@@ -27,14 +27,18 @@ pid=$!
 sleep 1
 hwm=$work/hwm-$label
 echo 0 > "$hwm"
+anon=$work/anon-$label  # the peak of RssAnon, sampled: VmHWM also counts the mmapped segment pages a scan touches
+echo 0 > "$anon"
 trace=${TRACE:-}; [ -z "$trace" ] || : > "$trace"
 gauges='^gnomon_engine_(series|series_index_bytes|segment_index_bytes|last_value_bytes|memtable_bytes|segment_files) '
 ( while kill -0 $pid 2>/dev/null; do
     r=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
     if [ -n "$r" ] && [ "$r" -gt "$(cat "$hwm")" ]; then echo "$r" > "$hwm"; fi
+    a=$(awk '/RssAnon/ {print $2}' /proc/$pid/status 2>/dev/null || true)
+    if [ -n "$a" ] && [ "$a" -gt "$(cat "$anon")" ]; then echo "$a" > "$anon"; fi
     if [ -n "$trace" ]; then
       m=$(curl -s -m 5 "http://127.0.0.1:$port/metrics" | grep -E "$gauges" | awk '{printf "%s=%s ", $1, $2}' || true)
-      echo "$(date +%s) rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null) $m" >> "$trace"
+      echo "$(date +%s) rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null) anon_kb=$a $m" >> "$trace"
       sleep 2
     else
       sleep 1
@@ -61,7 +65,7 @@ kill -TERM $pid; wait $pid || true
 te=$(date +%s.%N)
 rows=$(grep -o '"rowCount":[0-9]*' "$work/load-$label.json" | grep -o '[0-9]*$')
 seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
-awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" -v hl="$hwm_load" \
+awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" -v an="$(cat "$anon")" -v hl="$hwm_load" \
     -v seg="$seg" -v during="$during" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
-  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f seg_bytes/metric=%.3f one_host_during_load_ms=%s one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
-    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, seg / (r * 10), during, q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
+  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f peak_anon_mb=%.0f seg_bytes/metric=%.3f one_host_during_load_ms=%s one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
+    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, an / 1024, seg / (r * 10), during, q1 * 1000, q2 * 1000, qc * 1000, te - ts }'

@@ -51,6 +51,41 @@ class HashIndex {
     ++count_;
   }
 
+  // Inserts (hash, id) unless an entry matching `hash` for which eq(its id) holds is present;
+  // returns that entry's id, or kNoId once inserted: Find and Insert in one probe sequence, for
+  // loads that must reject duplicates (a registry snapshot). id != kNoId.
+  template <typename Eq>
+  uint32_t InsertUnlessPresent(uint64_t hash, uint32_t id, Eq&& eq) {
+    GNOMON_DCHECK(id != kNoId);
+    if (shard_bits_ == 0 && count_ >= kSplitAt) Split();
+    const uint32_t fp = static_cast<uint32_t>(hash >> 32);
+    Shard& shard = shards_[ShardOf(fp)];
+    if ((shard.count + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);
+    const size_t mask = shard.slots.size() - 1;
+    for (size_t i = shard.Home(fp, shard_bits_);; i = (i + 1) & mask) {
+      const uint64_t s = shard.slots[i];
+      const uint32_t other = static_cast<uint32_t>(s);
+      if (other == kNoId) {
+        shard.slots[i] = (static_cast<uint64_t>(fp) << 32) | id;
+        ++shard.count;
+        ++count_;
+        return kNoId;
+      }
+      if (static_cast<uint32_t>(s >> 32) == fp && eq(other)) return other;
+    }
+  }
+
+  // Sizes the table for `entries` in all, so that adding them grows nothing on the way (a load
+  // of ten million series otherwise doubles each shard a dozen times).
+  void Reserve(size_t entries) {
+    if (shard_bits_ == 0 && entries > kSplitAt) Split();
+    // Shards fill unevenly by a fraction of a percent at these sizes; 5% spare covers it.
+    const size_t per_shard = shards_.size() == 1 ? entries : entries / shards_.size() * 21 / 20 + 64;
+    for (Shard& shard : shards_) {
+      while ((per_shard + 1) * 5 > shard.slots.size() * 4) shard.Grow(shard_bits_);
+    }
+  }
+
   size_t size() const { return count_; }
   size_t MemoryUsage() const {
     size_t bytes = shards_.capacity() * sizeof(Shard);

@@ -114,6 +114,34 @@ TEST(HashIndexTest, SplitIntoShardsKeepsEveryEntry) {
   EXPECT_LT(index.MemoryUsage(), n * 8 * 3);
 }
 
+// InsertUnlessPresent inserts what is new and names what is there, colliding fingerprints
+// included; after Reserve, loading that many entries grows nothing.
+TEST(HashIndexTest, InsertUnlessPresentAfterReserveRejectsRepeatsWithoutGrowing) {
+  for (uint32_t n : {1000u, static_cast<uint32_t>(HashIndex::kSplitAt) * 3}) {
+    HashIndex index;
+    index.Reserve(n);
+    const size_t reserved = index.MemoryUsage();
+    // Keys k and k + n are the same key (key = id % n); every 500th shares one fingerprint.
+    auto key_of = [&](uint32_t id) { return id % n; };
+    auto hash_of = [](uint32_t key) { return key % 500 == 0 ? 0x5555555500000000ull + key : Hash64(std::to_string(key)); };
+    for (uint32_t id = 0; id < n; ++id) {
+      ASSERT_EQ(index.InsertUnlessPresent(hash_of(id), id, [&](uint32_t other) { return key_of(other) == key_of(id); }),
+                HashIndex::kNoId) << id;
+    }
+    EXPECT_EQ(index.size(), n);
+    EXPECT_EQ(index.MemoryUsage(), reserved) << n;
+    for (uint32_t id = n; id < n + 2000; ++id) {
+      ASSERT_EQ(index.InsertUnlessPresent(hash_of(key_of(id)), id, [&](uint32_t other) { return key_of(other) == key_of(id); }),
+                key_of(id)) << id;
+    }
+    EXPECT_EQ(index.size(), n);
+    for (uint32_t id = 0; id < n; ++id) {
+      auto found = index.Find(hash_of(id), [&](uint32_t other) { return other == id; });
+      ASSERT_TRUE(found) << id;
+    }
+  }
+}
+
 TEST(HashIndexTest, FingerprintCollisionsAreResolvedByThePredicate) {
   HashIndex index(2);
   // Same hash for all: every lookup must walk the cluster and ask the predicate.

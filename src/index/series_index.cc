@@ -102,10 +102,29 @@ SeriesId SeriesIndex::AddInterned(uint64_t hash, uint32_t keyset,
                                   std::span<const uint32_t> value_ids) {
   GNOMON_CHECK(series_.size() < kMaxSeries);
   auto id = static_cast<SeriesId>(series_.size());
-  series_.push_back(SeriesRun::Write(keyset, value_ids, &arena_));
   series_index_.Insert(hash, id);
-  for (size_t i = 0; i < key_ids.size(); ++i) keys_[key_ids[i]]->postings(value_ids[i]).Add(id);
+  StoreInterned(id, keyset, key_ids, value_ids);
   return id;
+}
+
+std::optional<SeriesId> SeriesIndex::AddInternedUnlessPresent(uint64_t hash, uint32_t keyset,
+                                                              std::span<const uint32_t> key_ids,
+                                                              std::span<const uint32_t> value_ids,
+                                                              std::span<const TagRef> tags) {
+  GNOMON_CHECK(series_.size() < kMaxSeries);
+  auto id = static_cast<SeriesId>(series_.size());
+  const uint32_t existing =
+      series_index_.InsertUnlessPresent(hash, id, [&](uint32_t other) { return Matches(other, tags); });
+  if (existing != HashIndex::kNoId) return std::nullopt;
+  StoreInterned(id, keyset, key_ids, value_ids);
+  return id;
+}
+
+void SeriesIndex::StoreInterned(SeriesId id, uint32_t keyset, std::span<const uint32_t> key_ids,
+                                std::span<const uint32_t> value_ids) {
+  GNOMON_DCHECK(id == series_.size());
+  series_.push_back(SeriesRun::Write(keyset, value_ids, &arena_));
+  for (size_t i = 0; i < key_ids.size(); ++i) keys_[key_ids[i]]->postings(value_ids[i]).Add(id);
 }
 
 SeriesId SeriesIndex::Add(uint64_t hash, std::span<const TagRef> tags) {

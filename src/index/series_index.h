@@ -125,6 +125,13 @@ class SeriesIndex {
   // Stores a series given interned ids; returns its id.
   SeriesId AddInterned(uint64_t hash, uint32_t keyset, std::span<const uint32_t> key_ids,
                        std::span<const uint32_t> value_ids);
+  // The same for a series (`tags`) not known to be new: nullopt, storing nothing, when it is
+  // already present. One hash probe instead of Find's and then Add's.
+  std::optional<SeriesId> AddInternedUnlessPresent(uint64_t hash, uint32_t keyset, std::span<const uint32_t> key_ids,
+                                                   std::span<const uint32_t> value_ids, std::span<const TagRef> tags);
+  // The series' run and postings, once its id is in series_index_.
+  void StoreInterned(SeriesId id, uint32_t keyset, std::span<const uint32_t> key_ids,
+                     std::span<const uint32_t> value_ids);
 
   Arena arena_;
   StableVector<TagKey*> keys_;

@@ -99,6 +99,10 @@ class SeriesRegistry {
   // crash at any point leaves a registry that reopens to the same series. No-op when the log
   // holds no series. Concurrent GetOrCreate calls proceed meanwhile.
   Status Checkpoint();
+  // Series in the log rather than the snapshot: what a reopen replays one record at a time.
+  uint32_t SeriesSinceSnapshot() const {
+    return size() - snapshot_series_.load(std::memory_order_acquire);
+  }
 
   // Approximate heap bytes held by the in-memory registry.
   size_t MemoryUsage() const;
@@ -128,7 +132,7 @@ class SeriesRegistry {
   std::mutex sync_mu_;
   std::unique_ptr<port::WritableFile> log_;
   uint32_t log_base_ = 0;         // id of the current log file's first record
-  uint32_t snapshot_series_ = 0;  // series in series.snap
+  std::atomic<uint32_t> snapshot_series_{0};  // series in series.snap (written under sync_mu_)
   std::atomic<uint32_t> durable_{0};  // ids below this are in the synced log or the snapshot
 };
 

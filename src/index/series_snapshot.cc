@@ -172,6 +172,7 @@ Status SeriesIndex::DecodeSnapshotBody(std::string_view body) {
   }
   std::vector<uint32_t> values;
   std::vector<TagRef> tags;
+  series_index_.Reserve(series_count);
   for (uint32_t id = 0; id < series_count; ++id) {
     uint32_t ks;
     if (!GetVarint32(&in, &ks) || ks >= keyset_count) {
@@ -188,9 +189,9 @@ Status SeriesIndex::DecodeSnapshotBody(std::string_view body) {
       }
       tags[i] = TagRef{key.name(), key.Value(values[i])};
     }
-    uint64_t h = HashSeriesKey(tags);
-    if (Find(h, tags)) return BodyError(body, in, "series " + std::to_string(id) + " repeated");
-    AddInterned(h, ks, key_ids, values);
+    if (!AddInternedUnlessPresent(HashSeriesKey(tags), ks, key_ids, values, tags)) {
+      return BodyError(body, in, "series " + std::to_string(id) + " repeated");
+    }
   }
   if (!in.empty()) return BodyError(body, in, "trailing bytes");
   return Status::OK();

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/base/coding.h"
 #include "src/index/index_test_util.h"
 #include "src/index/series_log.h"
 #include "src/index/series_index.h"
@@ -54,6 +55,34 @@ TEST(SeriesSnapshotTest, PartialCutEncodesOnlyThePrefix) {
   ASSERT_TRUE(loaded.DecodeSnapshotBody(body).ok());
   EXPECT_EQ(loaded.series_count(), 10u);
   EXPECT_EQ(loaded.SortedValues("host").size(), 10u);
+}
+
+// A body naming one series twice (hand-made: key host, values a and b, series a, b, a).
+TEST(SeriesSnapshotTest, ARepeatedSeriesIsCorruption) {
+  auto body_of = [](std::initializer_list<uint32_t> series_values) {
+    std::string body;
+    PutVarint32(&body, 1);  // keys
+    PutLengthPrefixed(&body, "host");
+    PutVarint32(&body, 2);  // its values
+    PutLengthPrefixed(&body, "a");
+    PutLengthPrefixed(&body, "b");
+    PutVarint32(&body, 1);  // keysets: {host}
+    PutVarint32(&body, 1);
+    PutVarint32(&body, 0);
+    PutVarint32(&body, static_cast<uint32_t>(series_values.size()));
+    for (uint32_t v : series_values) {
+      PutVarint32(&body, 0);  // keyset
+      PutVarint32(&body, v);
+    }
+    return body;
+  };
+  SeriesIndex good;
+  ASSERT_TRUE(good.DecodeSnapshotBody(body_of({0, 1})).ok());
+  EXPECT_EQ(good.series_count(), 2u);
+  SeriesIndex bad;
+  const Status s = bad.DecodeSnapshotBody(body_of({0, 1, 0}));
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("series 2 repeated"), std::string::npos) << s.ToString();
 }
 
 TEST(SeriesSnapshotTest, EveryTruncationAndBitFlipOfTheBodyIsCaught) {

@@ -53,6 +53,12 @@ struct EngineOptions {
   // compacted into one segment once it has two or more: a cold day's last flushes are merged
   // into its one segment, whose reads no longer merge overlapping sources (0: never).
   int64_t cold_compaction_ns = 10LL * 60 * 1000000000;
+  // A table's series registry writes its snapshot (and restarts its log) after a flush once its
+  // log holds this many series and as many as the snapshot, and at a clean close once the log
+  // holds registry_close_checkpoint_series: reopening decodes a snapshot several times faster
+  // than it replays a log (at 10 M series 43 s to serving became 19 s).
+  uint32_t registry_checkpoint_series = 1000000;
+  uint32_t registry_close_checkpoint_series = 100000;
   // Run flush and compaction on background threads (tests may turn this off and call Flush()).
   bool background_work = true;
 };

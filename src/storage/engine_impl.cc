@@ -78,7 +78,6 @@ Status EngineImpl::Recover() {
           (void)env_->RemoveFile(port::JoinPath(dir, child));
         }
       }
-      GNOMON_RETURN_IF_ERROR(table->RebuildLastValues());
       db->tables.emplace(mt.name, std::move(table));
     }
     databases_.emplace(mdb.name, std::move(db));

@@ -84,6 +84,8 @@ class EngineImpl final : public Engine {
   // engine_maintenance.cc
   Status FreezeAll();
   Status FlushFrozen();
+  // Table::CheckpointRegistry for every table.
+  Status CheckpointRegistries(uint32_t min_log_series, double min_log_fraction);
   // After the WAL failed (a full disk, a failed write or fsync), which it never recovers from:
   // flushes every memtable into segments, so that each acknowledged write is durable without
   // the failed log, then opens a new WAL and moves the manifest's live mark past the old one,

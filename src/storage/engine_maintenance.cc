@@ -14,6 +14,10 @@
 namespace gnomon::storage {
 namespace {
 constexpr auto kRetentionInterval = std::chrono::seconds(60);
+// After a flush a registry is checkpointed once its log holds as many series as its snapshot
+// (and EngineOptions::registry_checkpoint_series), so a growing fleet rewrites its snapshot at
+// 1, 2, 4, 8 M...: each series is encoded about twice overall.
+constexpr double kFlushCheckpointFraction = 1.0;
 }  // namespace
 
 Status EngineImpl::FreezeAll() {
@@ -167,6 +171,7 @@ void EngineImpl::BackgroundLoop() {
         compaction_requested_ = true;
         compaction_cv_.notify_all();
       }
+      if (s.ok()) s = CheckpointRegistries(options_.registry_checkpoint_series, kFlushCheckpointFraction);
     }
     if (s.ok() && std::chrono::steady_clock::now() - last_retention > kRetentionInterval) {
       last_retention = std::chrono::steady_clock::now();
@@ -197,7 +202,13 @@ void EngineImpl::CompactionLoop() {
 
 Status EngineImpl::Flush() {
   GNOMON_RETURN_IF_ERROR(FreezeAll());
-  return FlushFrozen();
+  GNOMON_RETURN_IF_ERROR(FlushFrozen());
+  return CheckpointRegistries(options_.registry_checkpoint_series, kFlushCheckpointFraction);
+}
+
+Status EngineImpl::CheckpointRegistries(uint32_t min_log_series, double min_log_fraction) {
+  for (const auto& t : AllTables()) GNOMON_RETURN_IF_ERROR(t->CheckpointRegistry(min_log_series, min_log_fraction));
+  return Status::OK();
 }
 
 Status EngineImpl::Compact() {
@@ -223,6 +234,9 @@ Status EngineImpl::Close() {
     Status c = wal_->Close();
     if (s.ok()) s = c;
   }
+  // A failed checkpoint leaves the old snapshot and a complete log: the next open replays more.
+  Status c = CheckpointRegistries(options_.registry_close_checkpoint_series, 0.0);
+  if (!c.ok()) GNOMON_LOG_WARN("registry checkpoint at close failed: {}", c.ToString());
   return s;
 }
 

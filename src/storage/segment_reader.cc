@@ -190,6 +190,12 @@ std::optional<SeriesMeta> SegmentReader::FindSeries(SeriesId id) const {
   return index_.series[i];
 }
 
+std::optional<SeriesMeta> SegmentReader::FindSeries(SeriesId id, size_t* hint) const {
+  const size_t i = index_.series.FindFrom(id, hint);
+  if (i == SeriesTable::kNotFound) return std::nullopt;
+  return index_.series[i];
+}
+
 int SegmentReader::FindColumn(const std::string& name, ValueType type) const {
   for (size_t i = 0; i < index_.columns.size(); ++i) {
     if (index_.columns[i].name == name) {

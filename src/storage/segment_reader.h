@@ -29,6 +29,8 @@ class SegmentReader {
 
   // Metadata of series `id`, or nothing if the segment has no rows for it.
   std::optional<SeriesMeta> FindSeries(SeriesId id) const;
+  // The same, searching forward from *hint (SeriesTable::FindFrom): for scans of ascending ids.
+  std::optional<SeriesMeta> FindSeries(SeriesId id, size_t* hint) const;
   // Group `k` of series `meta` (SeriesGroup).
   RowGroupMeta group(const SeriesMeta& meta, uint32_t k) const { return SeriesGroup(index_, meta, k); }
   const ColumnChunkMeta& chunk(const RowGroupMeta& group, size_t column) const {

@@ -49,6 +49,23 @@ size_t SeriesTable::Find(SeriesId id) const {
   return static_cast<size_t>(it - ids_.begin());
 }
 
+size_t SeriesTable::FindFrom(SeriesId id, size_t* hint) const {
+  const size_t n = ids_.size();
+  size_t lo = std::min(*hint, n);
+  if (lo > 0 && ids_[lo - 1] >= id) lo = 0;  // the hint is past the id
+  size_t p = lo;
+  if (lo < n && ids_[lo] < id) {
+    // Gallop: ids_[lo + bound / 2] < id, then search the rest of the last step.
+    size_t bound = 1;
+    while (lo + bound < n && ids_[lo + bound] < id) bound *= 2;
+    p = static_cast<size_t>(std::lower_bound(ids_.begin() + lo + bound / 2 + 1,
+                                             ids_.begin() + std::min(lo + bound + 1, n), id) -
+                            ids_.begin());
+  }
+  *hint = p;
+  return p < n && ids_[p] == id ? p : kNotFound;
+}
+
 void SeriesTable::push_back(const SeriesMeta& meta) {
   GNOMON_CHECK(ids_.empty() || ids_.back() < meta.id);
   if (ids_.size() % kAnchorEvery == 0) anchors_.push_back(tail_);

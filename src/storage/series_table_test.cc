@@ -78,6 +78,36 @@ TEST(SeriesTableTest, EmptyTableFindsNothing) {
   EXPECT_TRUE(table.begin() == table.end());
 }
 
+// FindFrom agrees with Find for dense and sparse ascending lookups, ids absent from the table,
+// and hints left anywhere (ahead of the id, past it, past the end).
+TEST(SeriesTableTest, FindFromAgreesWithFindFromAnyHint) {
+  std::mt19937 rng(11);
+  SeriesTable table;
+  std::vector<SeriesId> ids;
+  for (SeriesId id = 0; ids.size() < 5000; id += 1 + rng() % 3) {
+    ids.push_back(id);
+    SeriesMeta m;
+    m.id = id;
+    m.rows = 1;
+    table.push_back(m);
+  }
+  const SeriesId top = ids.back() + 5;
+  for (SeriesId step : {1u, 2u, 7u, 100u, 3000u}) {
+    size_t hint = 0;
+    for (SeriesId id = 0; id <= top; id += step) {
+      ASSERT_EQ(table.FindFrom(id, &hint), table.Find(id)) << "step " << step << " id " << id;
+    }
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const SeriesId id = rng() % (top + 1);
+    size_t hint = rng() % (table.size() + 3);
+    ASSERT_EQ(table.FindFrom(id, &hint), table.Find(id)) << "id " << id;
+  }
+  SeriesTable empty;
+  size_t hint = 7;
+  EXPECT_EQ(empty.FindFrom(3, &hint), SeriesTable::kNotFound);
+}
+
 TEST(SeriesTableTest, MixedEntriesReadBackExactly) {
   for (uint32_t seed = 1; seed <= 5; ++seed) {
     std::vector<SeriesMeta> metas = MixedSeries(seed, 3000 + seed * 17);

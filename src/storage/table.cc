@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "src/base/logging.h"
@@ -40,11 +41,19 @@ Result<std::shared_ptr<Table>> Table::Open(port::Env* env, std::string name, std
     std::sort(table->segments_.begin(), table->segments_.end(),
               [](const SegmentRef& a, const SegmentRef& b) { return a.meta.sequence < b.meta.sequence; });
   }
+  // The last-value cache comes from the segments alone, so it is rebuilt on a second thread while
+  // this one decodes the registry: at ten million series each takes over ten seconds.
+  Status last_values;
+  std::thread rebuild;
+  if (!table->segments_.empty()) rebuild = std::thread([&] { last_values = table->RebuildLastValues(); });
   // After the segments: the series they hold tell the registry how many it must find.
   index::RegistryOptions registry_options;
   registry_options.known_series = table->SeriesInSegments();
-  GNOMON_ASSIGN_OR_RETURN(table->registry_,
-                          index::SeriesRegistry::Open(env, port::JoinPath(dir, "series"), registry_options));
+  auto registry = index::SeriesRegistry::Open(env, port::JoinPath(dir, "series"), registry_options);
+  if (rebuild.joinable()) rebuild.join();
+  if (!registry.ok()) return registry.status();
+  GNOMON_RETURN_IF_ERROR(last_values);
+  table->registry_ = std::move(*registry);
   // Tag keys of series created since the manifest was last saved: WAL records that name series
   // by id carry no tags, so the schema learns these keys from the registry.
   for (const std::string& key : table->registry_->TagKeys()) table->schema_.AddTagKey(key);
@@ -259,6 +268,13 @@ size_t Table::MemtableBytes() const {
 }
 
 Status Table::SyncRegistry() { return registry_->Sync(); }
+
+Status Table::CheckpointRegistry(uint32_t min_log_series, double min_log_fraction) {
+  const uint32_t log = registry_->SeriesSinceSnapshot();
+  const double in_snapshot = static_cast<double>(registry_->size() - log);
+  if (log == 0 || log < min_log_series || log < min_log_fraction * in_snapshot) return Status::OK();
+  return registry_->Checkpoint().WithContext("table " + name_);
+}
 
 namespace {
 

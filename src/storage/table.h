@@ -64,8 +64,8 @@ struct PreparedTable {
 class Table : public std::enable_shared_from_this<Table> {
  public:
   // Opens the table directory (creating it), its registry and segments listed in `manifest`
-  // (nullptr for a new table). Its segments cache slice statistics within `stats_budget`
-  // (nullptr: no cache).
+  // (nullptr for a new table), and rebuilds its last-value cache from those segments. Its
+  // segments cache slice statistics within `stats_budget` (nullptr: no cache).
   static Result<std::shared_ptr<Table>> Open(port::Env* env, std::string name, std::string dir,
                                              std::string dir_name, const ManifestTable* manifest,
                                              std::shared_ptr<CacheBudget> stats_budget = nullptr);
@@ -118,6 +118,10 @@ class Table : public std::enable_shared_from_this<Table> {
   }
   // Makes every series created so far durable; before a WAL record names series by id.
   Status SyncRegistry();
+  // Writes the series registry's snapshot when its log holds at least `min_log_series` series
+  // and at least `min_log_fraction` of the snapshot's count, so that a reopen decodes a snapshot
+  // instead of replaying millions of log records (index::SeriesRegistry).
+  Status CheckpointRegistry(uint32_t min_log_series, double min_log_fraction);
   std::unique_ptr<SeriesResolver> NewSeriesResolver() const;
   // Segment files replaced or dropped since the last call; delete them once the manifest that no
   // longer lists them is durable.

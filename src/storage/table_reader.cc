@@ -54,6 +54,10 @@ struct ScanScratch {
   std::vector<ColumnStats> predicate_stats;  // the predicate column's slice statistics
   std::vector<size_t> read_columns;  // segment columns to decode for the current group
   std::vector<DecodedColumn*> read_outs;
+  // Per segment, where the last lookup of a series ended (SeriesTable::FindFrom): the scan's ids
+  // ascend, so the next lookup starts there. The prefetch, one series ahead, keeps its own.
+  std::vector<size_t> segment_hints;
+  std::vector<size_t> prefetch_hints;
 };
 
 // Whether some value in [lo, hi] passes the predicate.
@@ -347,10 +351,12 @@ class TableSnapshot final : public TableReader {
   Status ScanSeries(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
                     ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const;
   // Starts fetching the blocks series `id` will read in spec's range (SegmentReader::PrefetchGroup).
-  void Prefetch(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids) const {
-    for (const SegmentRef& seg : segments_) {
+  void Prefetch(SeriesId id, const ScanSpec& spec, const std::vector<int>& column_ids,
+                std::vector<size_t>* hints) const {
+    for (size_t k = 0; k < segments_.size(); ++k) {
+      const SegmentRef& seg = segments_[k];
       if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
-      const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id);
+      const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id, &(*hints)[k]);
       if (!meta) continue;
       for (uint32_t g = 0; g < meta->num_groups; ++g) {
         const RowGroupMeta group = seg.reader->group(*meta, g);
@@ -464,9 +470,10 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
                                  ScanMetrics* metrics, ScanScratch* scratch, bool* stop) const {
   std::vector<Source>& sources = scratch->sources;  // oldest first (precedence ascending)
   sources.clear();
-  for (const SegmentRef& seg : segments_) {
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    const SegmentRef& seg = segments_[k];
     if (seg.meta.max_time < spec.min_time || seg.meta.min_time > spec.max_time) continue;
-    const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id);
+    const std::optional<SeriesMeta> meta = seg.reader->FindSeries(id, &scratch->segment_hints[k]);
     if (!meta || meta->max_time < spec.min_time || meta->min_time > spec.max_time) continue;
     Source s;
     s.segment = seg.reader.get();
@@ -839,12 +846,14 @@ Status TableSnapshot::Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMet
   metrics->segments_opened += segments_.size();
   bool stop = false;
   ScanScratch scratch;
+  scratch.segment_hints.assign(segments_.size(), 0);
+  scratch.prefetch_hints.assign(segments_.size(), 0);
   ScanSpec one = spec;  // the per-series scan needs everything but the series list
   one.series.clear();
   for (size_t k = 0; k < spec.series.size(); ++k) {
     const SeriesId id = spec.series[k];
     if (id >= series_count_) continue;
-    if (k + 1 < spec.series.size()) Prefetch(spec.series[k + 1], spec, column_ids);
+    if (k + 1 < spec.series.size()) Prefetch(spec.series[k + 1], spec, column_ids, &scratch.prefetch_hints);
     GNOMON_RETURN_IF_ERROR(ScanSeries(id, one, column_ids, consumer, metrics, &scratch, &stop));
     if (stop) break;
   }
