@@ -12,6 +12,9 @@
 # generates and loads; PORT (default 4317). TRACE=FILE also samples VmRSS and the engine's memory
 # gauges from /metrics every 2 s into FILE (the input of scripts/plot_rss.py). PROBE=1 also
 # times the one-host query every second during the load (median and max in the figures line).
+# After the stop the server restarts on the same directory and the time to serving (/health)
+# is reported; KILL9=1 kills it with SIGKILL instead of stopping it cleanly (start_s then covers
+# WAL and registry-log replay), and reports a second start after a clean stop (start_clean_s).
 set -euo pipefail
 bin=$1; scale=$2; end=$3; label=$4
 work=${WORK:-bench-results/cardinality}; loader=${LOADER:-build/gnomon}; port=${PORT:-4317}
@@ -61,11 +64,32 @@ hwm_load=$(awk '/VmHWM/ {print $2}' /proc/$pid/status)  # the peak of the load a
 q1=$(q "$one"); q2=$(q "$one")
 qc=$(q "SELECT count(*) FROM cpu")
 ts=$(date +%s.%N)
-kill -TERM $pid; wait $pid || true
+if [ -n "${KILL9:-}" ]; then kill -KILL $pid; else kill -TERM $pid; fi
+wait $pid || true
 te=$(date +%s.%N)
+seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')  # before any restart
+# Starts the server on $dir and waits for its first /health answer; sets pid and took (seconds).
+start_serving() {
+  local a b
+  a=$(date +%s.%N)
+  "$bin" server --data-dir "$dir" --http-addr 127.0.0.1:$port >> "$work/server-$label.log" 2>&1 &
+  pid=$!
+  until curl -s -o /dev/null "http://127.0.0.1:$port/health"; do
+    kill -0 $pid 2>/dev/null || { echo "server exited during start" >&2; exit 1; }
+    sleep 0.2
+  done
+  b=$(date +%s.%N)
+  took=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.1f", b - a}')
+}
+start_serving; start_s=$took
+kill -TERM $pid; wait $pid || true
+start_clean_s=-
+if [ -n "${KILL9:-}" ]; then
+  start_serving; start_clean_s=$took
+  kill -TERM $pid; wait $pid || true
+fi
 rows=$(grep -o '"rowCount":[0-9]*' "$work/load-$label.json" | grep -o '[0-9]*$')
-seg=$(find "$dir" -name '*.seg' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
 awk -v l="$label" -v s="$scale" -v r="$rows" -v t0="$t0" -v t1="$t1" -v c="$cpu_ticks" -v h="$(cat "$hwm")" -v an="$(cat "$anon")" -v hl="$hwm_load" \
-    -v seg="$seg" -v during="$during" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" 'BEGIN {
-  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f peak_anon_mb=%.0f seg_bytes/metric=%.3f one_host_during_load_ms=%s one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f\n",
-    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, an / 1024, seg / (r * 10), during, q1 * 1000, q2 * 1000, qc * 1000, te - ts }'
+    -v seg="$seg" -v during="$during" -v q1="$q1" -v q2="$q2" -v qc="$qc" -v ts="$ts" -v te="$te" -v st="$start_s" -v stc="$start_clean_s" -v k="${KILL9:+(SIGKILL)}" 'BEGIN {
+  printf "%s scale=%s rows=%s rows/s=%.0f server_cpu_s=%.1f (%.2f us/row) peak_rss_load_mb=%.0f peak_rss_mb=%.0f peak_anon_mb=%.0f seg_bytes/metric=%.3f one_host_during_load_ms=%s one_host_ms=%.1f/%.1f count_ms=%.0f stop_s=%.1f%s start_s=%s start_clean_s=%s\n",
+    l, s, r, r / (t1 - t0), c / 100, c / 100 / r * 1e6, hl / 1024, h / 1024, an / 1024, seg / (r * 10), during, q1 * 1000, q2 * 1000, qc * 1000, te - ts, k, st, stc }'

@@ -102,8 +102,10 @@ Status SeriesRegistry::ReplayLog(const std::string& path) {
   return Status::OK();
 }
 
-Status SeriesRegistry::StartNewLog(uint32_t base_id) {
-  GNOMON_RETURN_IF_ERROR(port::WriteFileAtomic(env_, log_path_, EncodeLogHeader(base_id)));
+Status SeriesRegistry::StartNewLog(uint32_t base_id, std::string_view records) {
+  std::string contents = EncodeLogHeader(base_id);
+  contents.append(records);
+  GNOMON_RETURN_IF_ERROR(port::WriteFileAtomic(env_, log_path_, contents));
   if (log_) {
     (void)log_->Close();  // the old file is already replaced; nothing of it is needed
     log_.reset();
@@ -150,6 +152,7 @@ std::optional<SeriesId> SeriesRegistry::Find(uint64_t hash, std::span<const TagR
 }
 
 Status SeriesRegistry::WriteToLog(std::string_view batch, uint32_t durable_through) {
+  if (checkpointing_) since_cut_.append(batch);
   Status s = log_->Append(batch);
   if (s.ok()) GNOMON_FAULT_POINT("registry.before_sync");
   if (s.ok()) s = log_->Sync();
@@ -181,22 +184,32 @@ Status SeriesRegistry::Sync() {
 }
 
 Status SeriesRegistry::Checkpoint() {
-  std::lock_guard<std::mutex> sync_lock(sync_mu_);
-  std::string batch;
+  std::lock_guard<std::mutex> checkpoint_lock(checkpoint_mu_);
   uint32_t series;
   std::vector<uint32_t> value_counts;
   {
-    // One cut: the series, keys and values that exist now. Later ones go to the new log.
-    std::unique_lock<std::shared_mutex> lock(mu_);
-    if (!bg_error_.ok()) return bg_error_;
-    batch.swap(pending_);
-    series = index_.series_count();
-    value_counts = index_.ValueCounts();
+    std::lock_guard<std::mutex> sync_lock(sync_mu_);
+    std::string batch;
+    {
+      // One cut: the series, keys and values that exist now. Later ones go to the new log.
+      std::unique_lock<std::shared_mutex> lock(mu_);
+      if (!bg_error_.ok()) return bg_error_;
+      batch.swap(pending_);
+      series = index_.series_count();
+      value_counts = index_.ValueCounts();
+    }
+    // First make the old log complete up to the cut, so that a failed snapshot loses nothing.
+    if (!batch.empty()) GNOMON_RETURN_IF_ERROR(WriteToLog(batch, series));
+    if (series == snapshot_series_ && log_base_ == snapshot_series_) return Status::OK();
+    checkpointing_ = true;
+    since_cut_.clear();
   }
-  // First make the old log complete up to the cut, so that a failed snapshot loses nothing.
-  if (!batch.empty()) GNOMON_RETURN_IF_ERROR(WriteToLog(batch, series));
-  if (series == snapshot_series_ && log_base_ == snapshot_series_) return Status::OK();
-
+  // Syncs go on into the old log meanwhile; the records they write are kept in since_cut_.
+  auto stop_keeping = [&] {
+    std::lock_guard<std::mutex> sync_lock(sync_mu_);
+    checkpointing_ = false;
+    std::string().swap(since_cut_);
+  };
   std::string body;
   index_.EncodeSnapshotBody(series, value_counts, &body);  // reads only published, immutable data
   std::string file = FrameSnapshot(body, options_.compress_snapshot ? SnapshotCompression::kZstd
@@ -204,12 +217,17 @@ Status SeriesRegistry::Checkpoint() {
   Status s = port::WriteFileAtomic(env_, snapshot_path_, file);
   if (!s.ok()) {
     (void)env_->RemoveFile(snapshot_path_ + ".tmp");
+    stop_keeping();
     return s.WithContext("checkpoint of " + dir_);  // old snapshot + complete log still valid
   }
+  std::lock_guard<std::mutex> sync_lock(sync_mu_);
   snapshot_series_ = series;
   // The snapshot is durable; from here a crash leaves either the old log (its records below
-  // `series` are skipped on replay) or the new empty one.
-  s = StartNewLog(series);
+  // `series` are skipped on replay) or the new one, which starts with the records synced since the
+  // cut (all ids >= `series`, in order).
+  s = StartNewLog(series, since_cut_);
+  checkpointing_ = false;
+  std::string().swap(since_cut_);
   if (!s.ok()) {
     // The handle may point at a replaced file: stop writing until reopened.
     s = s.WithContext(log_path_);

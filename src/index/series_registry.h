@@ -95,9 +95,10 @@ class SeriesRegistry {
   std::vector<std::string> TagKeys() const;                     // sorted
   std::vector<std::string> TagValues(std::string_view key) const;  // sorted, distinct
 
-  // Writes a snapshot of all series (temporary file, fsync, rename) and starts an empty log. A
-  // crash at any point leaves a registry that reopens to the same series. No-op when the log
-  // holds no series. Concurrent GetOrCreate calls proceed meanwhile.
+  // Writes a snapshot of all series (temporary file, fsync, rename) and starts a new log holding
+  // only the series created meanwhile. A crash at any point leaves a registry that reopens to the
+  // same series. No-op when the log holds no series. GetOrCreate and Sync proceed meanwhile (Sync
+  // waits only while the new log replaces the old, not while the snapshot is encoded).
   Status Checkpoint();
   // Series in the log rather than the snapshot: what a reopen replays one record at a time.
   uint32_t SeriesSinceSnapshot() const {
@@ -111,7 +112,8 @@ class SeriesRegistry {
   SeriesRegistry(port::Env* env, std::string dir, RegistryOptions options);
   Status Recover();
   Status ReplayLog(const std::string& path);
-  Status StartNewLog(uint32_t base_id);
+  // Replaces the log with one based at `base_id` holding `records` (framed, ids from base_id).
+  Status StartNewLog(uint32_t base_id, std::string_view records = {});
   // Writes `batch` to the log and fdatasyncs it. REQUIRES: sync_mu_ held.
   Status WriteToLog(std::string_view batch, uint32_t durable_through);
 
@@ -128,10 +130,17 @@ class SeriesRegistry {
   Status bg_error_;            // sticky log write error
   std::atomic<uint32_t> size_{0};
 
-  // Serialises Sync and Checkpoint; guards log_, log_base_, snapshot_series_.
+  // Serialises checkpoints (held through one, outside sync_mu_).
+  std::mutex checkpoint_mu_;
+  // Serialises log writes, and a checkpoint's cut and log swap; guards log_, log_base_,
+  // snapshot_series_, since_cut_ and checkpointing_.
   std::mutex sync_mu_;
   std::unique_ptr<port::WritableFile> log_;
   uint32_t log_base_ = 0;         // id of the current log file's first record
+  // While a checkpoint encodes its snapshot, the records written to the log after its cut: the
+  // log that replaces the old one starts with them.
+  bool checkpointing_ = false;
+  std::string since_cut_;
   std::atomic<uint32_t> snapshot_series_{0};  // series in series.snap (written under sync_mu_)
   std::atomic<uint32_t> durable_{0};  // ids below this are in the synced log or the snapshot
 };

@@ -161,6 +161,34 @@ TEST_F(SeriesRegistryTest, CheckpointThenMoreAppendsThenReopen) {
   }
 }
 
+// Series created and synced while checkpoints encode their snapshots land in the log that
+// replaces the old one: after a reopen every synced series is there, with its id.
+TEST_F(SeriesRegistryTest, SyncsDuringACheckpointSurviveInTheNewLog) {
+  constexpr int kSeries = 20000;
+  {
+    auto reg = OpenOrDie();
+    std::atomic<int> synced{0};
+    std::thread writer([&] {
+      for (int i = 0; i < kSeries; ++i) {
+        Create(reg.get(), HostTags(i));
+        if (i % 50 == 49) {
+          ASSERT_TRUE(reg->Sync().ok());
+          synced = i + 1;
+        }
+      }
+    });
+    int checkpoints = 0;
+    while (synced.load() < kSeries) {
+      ASSERT_TRUE(reg->Checkpoint().ok());
+      ++checkpoints;
+    }
+    writer.join();
+    EXPECT_GT(checkpoints, 1);
+  }
+  auto reg = OpenOrDie();
+  ExpectSeries(*reg, kSeries);
+}
+
 TEST_F(SeriesRegistryTest, CrashBetweenSnapshotAndLogResetReplaysConsistently) {
   std::string old_log;
   {
