@@ -48,15 +48,12 @@ class DamagedSegmentTest : public ::testing::Test {
 
   void Reopen() {
     if (engine_) ASSERT_TRUE(engine_->Close().ok());
-    engine_.reset();
-    EngineOptions options;
-    options.data_dir = dir_.path();
-    options.background_work = false;
-    options.partition_duration_ns = kNanosPerDay;
-    options.retention_ns = retention_;
-    auto e = Engine::Open(options);
-    ASSERT_TRUE(e.ok()) << e.status().ToString();
-    engine_ = std::move(e).value();
+    engine_.reset();  // releases the directory lock
+    engine_ = testing::OpenTestEngine(dir_.path(), [&](EngineOptions* o) {
+      o->partition_duration_ns = kNanosPerDay;
+      o->retention_ns = retention_;
+    });
+    ASSERT_NE(engine_, nullptr);
   }
 
   // The segment files of table `table`, oldest first (file numbers grow).

@@ -17,21 +17,19 @@ using testing::AddRow;
 using testing::AllSeries;
 using testing::CollectingConsumer;
 using testing::Host;
+using testing::OpenTestEngine;
 using testing::TempDir;
 
 class RegistryCheckpointTest : public ::testing::Test {
  protected:
   void Open(uint32_t flush_series, uint32_t close_series) {
     if (engine_) ASSERT_TRUE(engine_->Close().ok());
-    engine_.reset();
-    EngineOptions options;
-    options.data_dir = dir_.path();
-    options.background_work = false;
-    options.registry_checkpoint_series = flush_series;
-    options.registry_close_checkpoint_series = close_series;
-    auto e = Engine::Open(options);
-    ASSERT_TRUE(e.ok()) << e.status().ToString();
-    engine_ = std::move(e).value();
+    engine_.reset();  // releases the directory lock
+    engine_ = OpenTestEngine(dir_.path(), [&](EngineOptions* o) {
+      o->registry_checkpoint_series = flush_series;
+      o->registry_close_checkpoint_series = close_series;
+    });
+    ASSERT_NE(engine_, nullptr);
   }
   void TearDown() override {
     if (engine_) EXPECT_TRUE(engine_->Close().ok());

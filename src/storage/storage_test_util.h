@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,12 +35,14 @@ class TempDir {
   std::string path_;
 };
 
-// An engine on `dir` without background work (flushes and compactions only when a test asks);
-// nullptr, with a test failure, if it does not open.
-inline std::unique_ptr<Engine> OpenTestEngine(const std::string& dir) {
+// An engine on `dir` without background work (flushes and compactions only when a test asks),
+// with whatever else `adjust` sets; nullptr, with a test failure, if it does not open.
+inline std::unique_ptr<Engine> OpenTestEngine(const std::string& dir,
+                                              const std::function<void(EngineOptions*)>& adjust = {}) {
   EngineOptions options;
   options.data_dir = dir;
   options.background_work = false;
+  if (adjust) adjust(&options);
   auto e = Engine::Open(options);
   EXPECT_TRUE(e.ok()) << e.status().ToString();
   return e.ok() ? std::move(e).value() : nullptr;
