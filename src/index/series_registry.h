@@ -100,10 +100,9 @@ class SeriesRegistry {
   // same series. No-op when the log holds no series. GetOrCreate and Sync proceed meanwhile (Sync
   // waits only while the new log replaces the old, not while the snapshot is encoded).
   Status Checkpoint();
-  // Series in the log rather than the snapshot: what a reopen replays one record at a time.
-  uint32_t SeriesSinceSnapshot() const {
-    return size() - snapshot_series_.load(std::memory_order_acquire);
-  }
+  // Series in the snapshot; the rest of size() are in the log, which a reopen replays one record
+  // at a time. Never above a size() read after it.
+  uint32_t SeriesInSnapshot() const { return snapshot_series_.load(std::memory_order_acquire); }
 
   // Approximate heap bytes held by the in-memory registry.
   size_t MemoryUsage() const;

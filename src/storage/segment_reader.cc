@@ -184,14 +184,8 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   return reader;
 }
 
-std::optional<SeriesMeta> SegmentReader::FindSeries(SeriesId id) const {
-  const size_t i = index_.series.Find(id);
-  if (i == SeriesTable::kNotFound) return std::nullopt;
-  return index_.series[i];
-}
-
 std::optional<SeriesMeta> SegmentReader::FindSeries(SeriesId id, size_t* hint) const {
-  const size_t i = index_.series.FindFrom(id, hint);
+  const size_t i = hint != nullptr ? index_.series.FindFrom(id, hint) : index_.series.Find(id);
   if (i == SeriesTable::kNotFound) return std::nullopt;
   return index_.series[i];
 }

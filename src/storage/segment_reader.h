@@ -27,10 +27,9 @@ class SegmentReader {
   const SegmentIndex& index() const { return index_; }
   uint64_t file_size() const { return file_->Size(); }
 
-  // Metadata of series `id`, or nothing if the segment has no rows for it.
-  std::optional<SeriesMeta> FindSeries(SeriesId id) const;
-  // The same, searching forward from *hint (SeriesTable::FindFrom): for scans of ascending ids.
-  std::optional<SeriesMeta> FindSeries(SeriesId id, size_t* hint) const;
+  // Metadata of series `id`, or nothing if the segment has no rows for it. With `hint`, searches
+  // forward from *hint (SeriesTable::FindFrom): for scans of ascending ids.
+  std::optional<SeriesMeta> FindSeries(SeriesId id, size_t* hint = nullptr) const;
   // Group `k` of series `meta` (SeriesGroup).
   RowGroupMeta group(const SeriesMeta& meta, uint32_t k) const { return SeriesGroup(index_, meta, k); }
   const ColumnChunkMeta& chunk(const RowGroupMeta& group, size_t column) const {

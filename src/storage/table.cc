@@ -270,8 +270,8 @@ size_t Table::MemtableBytes() const {
 Status Table::SyncRegistry() { return registry_->Sync(); }
 
 Status Table::CheckpointRegistry(uint32_t min_log_series, double min_log_fraction) {
-  const uint32_t log = registry_->SeriesSinceSnapshot();
-  const double in_snapshot = static_cast<double>(registry_->size() - log);
+  const uint32_t in_snapshot = registry_->SeriesInSnapshot();  // before size(): see its comment
+  const uint32_t log = static_cast<uint32_t>(registry_->size()) - in_snapshot;
   if (log == 0 || log < min_log_series || log < min_log_fraction * in_snapshot) return Status::OK();
   const int64_t start = SteadyNanos();
   GNOMON_RETURN_IF_ERROR(registry_->Checkpoint().WithContext("table " + name_));
