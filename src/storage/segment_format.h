@@ -16,9 +16,11 @@ constexpr uint32_t kSegmentFooterMagic = 0x47534547;  // "GESG" little-endian
 // Version 3: integer column blocks may be chunked_delta, cut at the group's hour slices (see
 // ChunkLayoutForSlices). Version 4: slice statistics of int64 columns may carry the sum of the
 // rows before the slice's inner seek point (ColumnStats::head_isum). Version 5: short series are
-// packed, many to a row group ("packs"), so a series of a few rows costs about its rows. Versions
-// 2 (no chunked blocks), 3 and 4 still read.
-constexpr uint32_t kSegmentVersion = 5;
+// packed, many to a row group ("packs"), so a series of a few rows costs about its rows.
+// Version 6: slice statistics blocks start with a form byte and may store each statistic as a
+// column (an integer or float block over the slices) instead of one record per slice. Versions 2
+// (no chunked blocks) to 5 still read.
+constexpr uint32_t kSegmentVersion = 6;
 constexpr uint32_t kOldestReadableSegmentVersion = 2;
 // Row groups that span several hours also keep statistics per hour ("slices", aligned to the
 // epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large

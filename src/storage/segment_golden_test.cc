@@ -7,14 +7,16 @@
 #include <cstdlib>
 
 #include "src/port/mem_env.h"
+#include "src/storage/column_stats.h"
 #include "src/storage/segment_reader.h"
+#include "src/storage/segment_writer.h"
 #include "src/storage/segment_test_util.h"
 
 namespace gnomon::storage {
 namespace {
 
 const std::string kTestdata = std::string(GNOMON_SOURCE_DIR) + "/src/storage/testdata/";
-const std::string kGoldenPath = kTestdata + "segment_v5.seg";
+const std::string kGoldenPath = kTestdata + "segment_v6.seg";
 
 std::string WriteFixtureBytes() {
   port::MemEnv env;
@@ -46,7 +48,7 @@ TEST(SegmentGolden, WriterProducesTheCheckedInBytes) {
 class SegmentGoldenRead : public ::testing::TestWithParam<std::string> {};
 
 // The current file and every older version the reader still accepts.
-INSTANTIATE_TEST_SUITE_P(Versions, SegmentGoldenRead, ::testing::Values("segment_v5.seg", "segment_v4.seg",
+INSTANTIATE_TEST_SUITE_P(Versions, SegmentGoldenRead, ::testing::Values("segment_v6.seg", "segment_v5.seg", "segment_v4.seg",
                                                                            "segment_v3.seg", "segment_v2.seg"));
 
 TEST_P(SegmentGoldenRead, CheckedInFileReadsAsTheFixture) {
@@ -79,6 +81,55 @@ TEST_P(SegmentGoldenRead, CheckedInFileReadsAsTheFixture) {
   }
   EXPECT_EQ(idx.rows, rows);
   EXPECT_EQ((*reader)->FindSeries(9)->num_groups, 2u);
+}
+
+// Every hour slice's statistics, as each version stored them, are those of the fixture's rows.
+TEST_P(SegmentGoldenRead, SliceStatisticsAreTheFixtureRowsStatistics) {
+  auto reader = SegmentReader::Open(port::Env::Default(), kTestdata + GetParam());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const SegmentIndex& idx = (*reader)->index();
+  const auto fixture = testing::FixtureSeries();
+  const SortedSeries& data = fixture[1].second;  // series 9: two groups, 22.8 hours
+  const std::optional<SeriesMeta> meta = (*reader)->FindSeries(9);
+  ASSERT_TRUE(meta.has_value());
+  size_t begin = 0, checked = 0;
+  for (uint32_t g = 0; g < meta->num_groups; ++g) {
+    const RowGroupMeta group = SeriesGroup(idx, *meta, g);
+    std::vector<SliceInfo> slices;
+    ASSERT_TRUE((*reader)->ReadSlices(group, &slices).ok());
+    const encoding::ChunkLayout layout = ChunkLayoutForSlices(slices, group.rows);
+    for (size_t c = 0; c < idx.columns.size(); ++c) {
+      if (data.columns[c].type == ValueType::kNull) continue;
+      std::vector<ColumnStats> got;
+      const Status s = (*reader)->ReadSliceStats(group, c, slices.size(), &got);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      for (size_t i = 0; i < slices.size() && slices.size() > 1; ++i) {
+        SCOPED_TRACE("group " + std::to_string(g) + " column " + idx.columns[c].name + " slice " + std::to_string(i));
+        const ColumnStats want = ComputeStats(data.columns[c], begin + slices[i].first_row, slices[i].rows);
+        if (want.count == 0 && (*reader)->index().chunks[group.first_column + c].presence == ColumnChunkMeta::kAbsent) {
+          continue;
+        }
+        EXPECT_EQ(got[i].count, want.count);
+        if (idx.columns[c].type == ValueType::kInt64) {
+          EXPECT_EQ(got[i].imin, want.imin);
+          EXPECT_EQ(got[i].imax, want.imax);
+          EXPECT_EQ(got[i].isum, want.isum);
+        } else if (idx.columns[c].type != ValueType::kString) {
+          EXPECT_EQ(got[i].min, want.min);
+          EXPECT_EQ(got[i].max, want.max);
+          EXPECT_EQ(got[i].sum, want.sum);
+        }
+        if (got[i].has_head) {
+          const uint32_t head = SliceHeadRows(layout, slices[i]);
+          ASSERT_GT(head, 0u);
+          EXPECT_EQ(got[i].head_isum, ComputeStats(data.columns[c], begin + slices[i].first_row, head).isum);
+        }
+        ++checked;
+      }
+    }
+    begin += group.rows;
+  }
+  EXPECT_GT(checked, 40u);
 }
 
 }  // namespace

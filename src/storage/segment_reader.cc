@@ -10,6 +10,7 @@
 #include "src/base/crc32c.h"
 #include "src/base/time_util.h"
 #include "src/encoding/block_codec.h"
+#include "src/storage/slice_stats_codec.h"
 #include "src/storage/segment_writer.h"
 
 namespace gnomon::storage {
@@ -129,6 +130,7 @@ Result<std::shared_ptr<SegmentReader>> SegmentReader::Open(port::Env* env, const
   if (crc32c::Unmask(index_crc) != crc32c::Value(index_bytes)) {
     return corrupt("index checksum mismatch at offset " + std::to_string(index_offset));
   }
+  reader->version_ = version;
   Status s = DecodeSegmentIndex(index_bytes, &reader->index_, version);
   if (!s.ok()) return s.WithContext("segment " + path);
   // Every block must lie inside the data section, and match its checksum. Checksums are verified
@@ -262,16 +264,9 @@ Status SegmentReader::ReadSliceStats(const RowGroupMeta& group, size_t column, s
   }
   std::string_view block;
   GNOMON_RETURN_IF_ERROR(Block(meta.slice_stats_offset, meta.slice_stats_length, meta.slice_stats_crc, &block));
-  const size_t decode = std::min(needed, num_slices);
-  for (size_t i = 0; i < decode; ++i) {
-    if (!DecodeColumnStats(type, &block, &(*out)[i])) {
-      return Status::Corruption("segment " + path_ + ": bad slice statistics at offset " +
-                                std::to_string(meta.slice_stats_offset));
-    }
-  }
-  if (decode == num_slices && !block.empty()) {
-    return Status::Corruption("segment " + path_ + ": trailing slice statistics at offset " +
-                              std::to_string(meta.slice_stats_offset));
+  const Status decoded = DecodeSliceStats(type, version_, block, num_slices, needed, out);
+  if (!decoded.ok()) {
+    return decoded.WithContext("segment " + path_ + ": block at offset " + std::to_string(meta.slice_stats_offset));
   }
   if (slice_stats_cache_ != nullptr) slice_stats_cache_->Insert(chunk_index, type, *out);
   return Status::OK();

@@ -92,6 +92,7 @@ class SegmentReader {
   std::string path_;
   std::unique_ptr<port::RandomAccessFile> file_;
   SegmentIndex index_;
+  uint32_t version_ = 0;  // the file's format version
   std::unique_ptr<SliceStatsCache> slice_stats_cache_;  // nullptr: no budget, or no slice statistics
   uint64_t uid_ = 0;  // this reader in the per-thread pack cache
 };

@@ -1,5 +1,7 @@
 #include "src/storage/segment_writer.h"
 
+#include "src/storage/slice_stats_codec.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -10,6 +12,7 @@
 #include "src/base/time_util.h"
 #include "src/encoding/block_codec.h"
 #include "src/storage/column_stats.h"
+#include "src/storage/slice_stats_codec.h"
 
 namespace gnomon::storage {
 namespace {
@@ -289,7 +292,8 @@ Status SegmentWriter::AddSeriesGroups(SeriesId id, const SortedSeries& data) {
       if (c < data.columns.size() && data.columns[c].type != ValueType::kNull) {
         GNOMON_RETURN_IF_ERROR(WriteChunk(data.columns[c], begin, rows, layout, &meta));
         if (slices.size() > 1 && meta.presence != ColumnChunkMeta::kAbsent) {
-          scratch_.clear();
+          std::vector<ColumnStats> slice_stats;
+          slice_stats.reserve(slices.size());
           for (const SliceInfo& sl : slices) {
             ColumnStats stats = ComputeStats(data.columns[c], begin + sl.first_row, sl.rows);
             // A dense int64 slice with a seek point inside: the sum of its rows before it too, so
@@ -301,8 +305,10 @@ Status SegmentWriter::AddSeriesGroups(SeriesId id, const SortedSeries& data) {
               stats.has_head = head_stats.isum_exact;
               stats.head_isum = head_stats.isum;
             }
-            EncodeColumnStats(data.columns[c].type, stats, &scratch_);
+            slice_stats.push_back(stats);
           }
+          scratch_.clear();
+          EncodeSliceStats(data.columns[c].type, slice_stats, &scratch_);
           GNOMON_RETURN_IF_ERROR(AppendBlock(scratch_, &meta.slice_stats_offset,
                                              &meta.slice_stats_length, &meta.slice_stats_crc));
         }
