@@ -17,6 +17,21 @@
 
 namespace gnomon::storage::testing {
 
+// Every field of two statistics equal (doubles by bit pattern, so NaN and -0.0 compare too).
+inline void ExpectSameStats(const ColumnStats& a, const ColumnStats& b) {
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.imin, b.imin);
+  EXPECT_EQ(a.imax, b.imax);
+  EXPECT_EQ(a.isum, b.isum);
+  EXPECT_EQ(a.isum_exact, b.isum_exact);
+  EXPECT_EQ(a.has_numeric, b.has_numeric);
+  EXPECT_EQ(a.has_head, b.has_head);
+  EXPECT_EQ(a.head_isum, b.head_isum);
+  EXPECT_EQ(std::memcmp(&a.min, &b.min, 8), 0);
+  EXPECT_EQ(std::memcmp(&a.max, &b.max, 8), 0);
+  EXPECT_EQ(std::memcmp(&a.sum, &b.sum, 8), 0);
+}
+
 inline uint64_t Bits(double d) {
   uint64_t b;
   std::memcpy(&b, &d, 8);

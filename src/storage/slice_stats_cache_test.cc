@@ -6,6 +6,8 @@
 #include <limits>
 #include <thread>
 
+#include "src/storage/segment_test_util.h"
+
 namespace gnomon::storage {
 namespace {
 
@@ -21,20 +23,6 @@ ColumnStats IntStats(uint32_t count, int64_t lo, int64_t hi, int64_t sum, bool e
   s.sum = exact ? static_cast<double>(sum) : 1.5e19;
   s.has_numeric = true;
   return s;
-}
-
-void ExpectSame(const ColumnStats& a, const ColumnStats& b) {
-  EXPECT_EQ(a.count, b.count);
-  EXPECT_EQ(a.imin, b.imin);
-  EXPECT_EQ(a.imax, b.imax);
-  EXPECT_EQ(a.isum, b.isum);
-  EXPECT_EQ(a.isum_exact, b.isum_exact);
-  EXPECT_EQ(a.has_numeric, b.has_numeric);
-  EXPECT_EQ(a.has_head, b.has_head);
-  EXPECT_EQ(a.head_isum, b.head_isum);
-  EXPECT_EQ(std::memcmp(&a.min, &b.min, 8), 0);
-  EXPECT_EQ(std::memcmp(&a.max, &b.max, 8), 0);
-  EXPECT_EQ(std::memcmp(&a.sum, &b.sum, 8), 0);
 }
 
 TEST(SliceStatsCacheTest, ReadsBackWhatWasInsertedForEveryKind) {
@@ -59,21 +47,21 @@ TEST(SliceStatsCacheTest, ReadsBackWhatWasInsertedForEveryKind) {
   cache.Insert(2, ValueType::kString, strings);
   ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
   ASSERT_EQ(out.size(), 3u);
-  for (size_t i = 0; i < 3; ++i) ExpectSame(out[i], ints[i]);
+  for (size_t i = 0; i < 3; ++i) testing::ExpectSameStats(out[i], ints[i]);
   ASSERT_TRUE(cache.Read(1, ValueType::kFloat64, 2, 0, SIZE_MAX, &out));
-  for (size_t i = 0; i < 2; ++i) ExpectSame(out[i], doubles[i]);
+  for (size_t i = 0; i < 2; ++i) testing::ExpectSameStats(out[i], doubles[i]);
   ASSERT_TRUE(cache.Read(2, ValueType::kString, 1, 0, SIZE_MAX, &out));
-  ExpectSame(out[0], strings[0]);
+  testing::ExpectSameStats(out[0], strings[0]);
   // Only slices [first, needed) are filled. A different slice count misses.
   out.assign(3, ColumnStats{});
   ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 0, 1, &out));
-  ExpectSame(out[0], ints[0]);
-  ExpectSame(out[1], ColumnStats{});  // left as it was
+  testing::ExpectSameStats(out[0], ints[0]);
+  testing::ExpectSameStats(out[1], ColumnStats{});  // left as it was
   out.assign(3, ColumnStats{});
   ASSERT_TRUE(cache.Read(0, ValueType::kInt64, 3, 1, 2, &out));
-  ExpectSame(out[0], ColumnStats{});
-  ExpectSame(out[1], ints[1]);
-  ExpectSame(out[2], ColumnStats{});
+  testing::ExpectSameStats(out[0], ColumnStats{});
+  testing::ExpectSameStats(out[1], ints[1]);
+  testing::ExpectSameStats(out[2], ColumnStats{});
   EXPECT_FALSE(cache.Read(0, ValueType::kInt64, 4, 0, SIZE_MAX, &out));
   EXPECT_FALSE(cache.Read(3, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
   EXPECT_FALSE(cache.Read(99, ValueType::kInt64, 3, 0, SIZE_MAX, &out));
@@ -121,7 +109,7 @@ TEST(SliceStatsCacheTest, ConcurrentInsertsKeepOneAndChargeOnce) {
   EXPECT_LT(one_entry, 24 * sizeof(ColumnStats));  // packed: smaller than 24 ColumnStats
   std::vector<ColumnStats> out;
   ASSERT_TRUE(cache->Read(0, ValueType::kInt64, 24, 0, SIZE_MAX, &out));
-  ExpectSame(out[23], slices[23]);
+  testing::ExpectSameStats(out[23], slices[23]);
   cache.reset();
   EXPECT_EQ(budget->used(), 0u);
 }

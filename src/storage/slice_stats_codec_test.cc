@@ -6,26 +6,11 @@
 #include <random>
 
 #include "src/storage/segment_format.h"
+#include "src/storage/segment_test_util.h"
 #include "src/storage/segment_writer.h"
 
 namespace gnomon::storage {
 namespace {
-
-void ExpectSame(const ColumnStats& a, const ColumnStats& b, size_t i) {
-  SCOPED_TRACE("slice " + std::to_string(i));
-  EXPECT_EQ(a.count, b.count);
-  EXPECT_EQ(a.imin, b.imin);
-  EXPECT_EQ(a.imax, b.imax);
-  EXPECT_EQ(a.isum, b.isum);
-  EXPECT_EQ(a.isum_exact, b.isum_exact);
-  EXPECT_EQ(a.has_numeric, b.has_numeric);
-  EXPECT_EQ(a.has_head, b.has_head);
-  EXPECT_EQ(a.head_isum, b.head_isum);
-  // Bit patterns, so NaN and -0.0 compare too.
-  EXPECT_EQ(std::bit_cast<uint64_t>(a.min), std::bit_cast<uint64_t>(b.min));
-  EXPECT_EQ(std::bit_cast<uint64_t>(a.max), std::bit_cast<uint64_t>(b.max));
-  EXPECT_EQ(std::bit_cast<uint64_t>(a.sum), std::bit_cast<uint64_t>(b.sum));
-}
 
 // What a reader of the one-record-per-slice form decodes for `stats`: the reference.
 std::vector<ColumnStats> ThroughRecords(ValueType type, const std::vector<ColumnStats>& stats) {
@@ -44,7 +29,10 @@ void ExpectRoundTrip(ValueType type, const std::vector<ColumnStats>& stats, size
   ASSERT_TRUE(s.ok()) << s.ToString();
   const std::vector<ColumnStats> want = ThroughRecords(type, stats);
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) ExpectSame(got[i], want[i], i);
+  for (size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE("slice " + std::to_string(i));
+    testing::ExpectSameStats(got[i], want[i]);
+  }
   if (bytes != nullptr) *bytes = block.size();
 }
 
