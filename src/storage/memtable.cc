@@ -1,10 +1,12 @@
 #include "src/storage/memtable.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "src/base/time_util.h"
 #include "src/storage/row_selection.h"
+#include "src/storage/scan_predicate.h"
 #include "src/storage/segment_format.h"
 
 namespace gnomon::storage {
@@ -311,7 +313,7 @@ void Memtable::ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) cons
 
 void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                           const std::vector<int>& columns, SortedSeries* out, size_t limit,
-                          bool keep_page_order) const {
+                          bool keep_page_order, const RowFilter* filter) const {
   out->times.clear();
   // Columns are emptied but keep their buffers: a scan reads series after series into one `out`,
   // and fresh buffers cost more (allocation, zeroing, page faults) than the copying itself.
@@ -321,9 +323,9 @@ void Memtable::ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
   if (st->max_time < min_time || st->min_time > max_time) return;
   const size_t n = std::min<size_t>(st->rows, limit);
   thread_local std::vector<OrderedPage> pages;
-  if (PagesInTimeOrder(id, *st, n, keep_page_order, &pages)) {
+  if (PagesInTimeOrder(id, *st, n, min_time, max_time, keep_page_order, &pages)) {
     // Pages in time order with unique times: the rows in range, page by page, straight into `out`.
-    ReadOrderedPages(pages, min_time, max_time, columns, nullptr, nullptr, out);
+    ReadOrderedPages(pages, min_time, max_time, columns, nullptr, nullptr, filter, out);
     return;
   }
   thread_local SeriesBuffer buf;
@@ -425,8 +427,8 @@ std::shared_ptr<const Memtable::PageOrder> Memtable::ComputePageOrder(const Seri
   return order;
 }
 
-bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bool keep,
-                                std::vector<OrderedPage>* out) const {
+bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, int64_t min_time, int64_t max_time,
+                                bool keep, std::vector<OrderedPage>* out) const {
   std::shared_ptr<const PageOrder> order;
   {
     std::lock_guard<std::mutex> lock(order_mu_);
@@ -445,10 +447,14 @@ bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bo
     }
   }
   if (!order->ordered) return false;
-  // Only the first `n` rows in chain order: pages past them left out, the page holding the
-  // n-th cut.
+  // Only the pages whose spans meet [min_time, max_time] (in time order, spans disjoint: found by
+  // binary search, so a read of the newest minutes does not walk a day of pages), and of those
+  // only the first `n` rows in chain order: pages past them left out, the page holding the n-th cut.
   out->clear();
-  for (const OrderedPage& p : order->pages) {
+  const auto first = std::partition_point(order->pages.begin(), order->pages.end(),
+                                          [&](const OrderedPage& p) { return p.view.last_time < min_time; });
+  for (auto it = first; it != order->pages.end() && it->view.first_time <= max_time; ++it) {
+    const OrderedPage& p = *it;
     if (p.chain_row >= n) continue;
     out->push_back(p);
     out->back().rows = static_cast<uint32_t>(std::min<size_t>(p.view.count, n - p.chain_row));
@@ -456,9 +462,49 @@ bool Memtable::PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bo
   return true;
 }
 
+void Memtable::AddPassingRows(const RowPages::PageView& page, uint32_t from, uint32_t to, const RowFilter& filter,
+                              std::vector<RowPages::PageSlice>* slices, std::vector<int64_t>* times) const {
+  const ValueType type = pages_.ColumnType(filter.column);
+  const ScanPredicate& p = filter.predicate;
+  const bool numeric = type == ValueType::kInt64 || type == ValueType::kUInt64 || type == ValueType::kFloat64;
+  const int64_t* t = pages_.Times(page.ref);
+  if (!numeric) {  // nothing to test: every row
+    slices->push_back({page.ref, from, to, false});
+    times->insert(times->end(), t + from, t + to);
+    return;
+  }
+  // The page's statistics cover all its rows: none passing there, none here.
+  if (!StatsMayPass(pages_.PageStats(page, filter.column, type), type, p)) return;
+  thread_local ColumnBuffer values;
+  ClearToAbsent(&values);
+  values.type = type;
+  const RowPages::PageSlice rows{page.ref, from, to, false};
+  if (!pages_.GatherColumnSlices(filter.column, {&rows, 1}, {}, &values)) return;  // no value: NULL fails
+  auto passes = [&](uint32_t k) {
+    if (!values.validity.empty() && values.validity[k] == 0) return false;
+    const uint64_t bits = values.bits[k];
+    switch (type) {
+      case ValueType::kInt64: return MayPass(static_cast<int64_t>(bits), p);
+      case ValueType::kUInt64: return MayPass(bits, p);
+      default: return MayPass(std::bit_cast<double>(bits), p);
+    }
+  };
+  for (uint32_t k = 0; k < to - from;) {
+    if (!passes(k)) {
+      ++k;
+      continue;
+    }
+    uint32_t end = k + 1;
+    while (end < to - from && passes(end)) ++end;
+    slices->push_back({page.ref, from + k, from + end, false});
+    times->insert(times->end(), t + from + k, t + from + end);
+    k = end;
+  }
+}
+
 void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
                                 const std::vector<int>& columns, const PageFilter* can_use,
-                                const PageOffer* offer, SortedSeries* out) const {
+                                const PageOffer* offer, const RowFilter* filter, SortedSeries* out) const {
   thread_local std::vector<RowPages::PageSlice> slices;
   thread_local std::vector<uint16_t> picks;  // rows of unordered pages, by time
   slices.clear();
@@ -502,6 +548,10 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
     const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
     const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
     if (from == to) continue;
+    if (filter != nullptr) {
+      AddPassingRows(page, from, to, *filter, &slices, &out->times);
+      continue;
+    }
     slices.push_back({page.ref, from, to, false});
     out->times.insert(out->times.end(), t + from, t + to);
   }
@@ -514,14 +564,14 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
 bool Memtable::ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,
                                        const std::vector<int>& columns, size_t limit,
                                        const PageFilter& can_use, const PageOffer& offer,
-                                       SortedSeries* out) const {
+                                       SortedSeries* out, const RowFilter* filter) const {
   const SeriesState* st = Find(id);
   if (st == nullptr) return false;
   thread_local std::vector<OrderedPage> pages;
-  if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), true, &pages)) return false;
+  if (!PagesInTimeOrder(id, *st, std::min<size_t>(st->rows, limit), min_time, max_time, true, &pages)) return false;
   out->times.clear();
   for (ColumnBuffer& c : out->columns) ClearToAbsent(&c);
-  ReadOrderedPages(pages, min_time, max_time, columns, &can_use, &offer, out);
+  ReadOrderedPages(pages, min_time, max_time, columns, &can_use, &offer, filter, out);
   return true;
 }
 

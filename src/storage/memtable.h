@@ -93,9 +93,17 @@ class Memtable {
   // Only the series' first `limit` rows in write order are considered (see RowsAt()).
   // `keep_page_order`: keep the series' page order for later reads when its chain is long (a
   // query's read; a flush, reading every series once, passes false).
+  // `filter` (optional): a comparison the caller filters on; the read may then leave out rows
+  // that certainly fail it (whole pages by their statistics, the rest row by row), as segment
+  // reads do. Only for a caller that does not merge these rows with another source's.
+  struct RowFilter {
+    ColumnId column = 0;
+    ScanPredicate predicate;  // its `column` is unused
+  };
   void ReadSorted(SeriesId id, int64_t min_time, int64_t max_time,
                   const std::vector<int>& columns, SortedSeries* out,
-                  size_t limit = SIZE_MAX, bool keep_page_order = true) const;
+                  size_t limit = SIZE_MAX, bool keep_page_order = true,
+                  const RowFilter* filter = nullptr) const;
   // For a series whose pages can be read in time order (its rows arrived in order, or out of
   // order in runs whose pages do not overlap): offers each page of its first `limit` rows that
   // lies wholly in [min_time, max_time] and holds at least kMinStatsPageRows rows to `offer`, as
@@ -109,7 +117,7 @@ class Memtable {
   bool ReadSortedOfferingPages(SeriesId id, int64_t min_time, int64_t max_time,
                                const std::vector<int>& columns, size_t limit,
                                const PageFilter& can_use, const PageOffer& offer,
-                               SortedSeries* out) const;
+                               SortedSeries* out, const RowFilter* filter = nullptr) const;
   // Smaller pages are read as rows: statistics would cost more than they save.
   static constexpr uint32_t kMinStatsPageRows = 32;
 
@@ -174,17 +182,21 @@ class Memtable {
   // Series with fewer pages walk their chain at each read.
   static constexpr size_t kCachedPageOrderPages = 8;
   std::shared_ptr<const PageOrder> ComputePageOrder(const SeriesState& st) const;
-  // The pages holding the first `n` rows of `id` (state `st`), in time order: chain order for a
-  // sorted series, else sorted by first time (kept for long chains when `keep`); false when their spans
-  // overlap.
-  bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, bool keep,
-                        std::vector<OrderedPage>* out) const;
+  // The pages holding the first `n` rows of `id` (state `st`) whose spans meet [min_time,
+  // max_time], in time order: chain order for a sorted series, else sorted by first time (kept for
+  // long chains when `keep`); false when their spans overlap.
+  bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, int64_t min_time, int64_t max_time,
+                        bool keep, std::vector<OrderedPage>* out) const;
   // Appends the rows of `pages` in [min_time, max_time] to *out (columns emptied by the caller);
   // with `offer`, whole pages of kMinStatsPageRows or more inside the range that `can_use`
   // accepts are offered as statistics first, and their rows are read only when refused.
   void ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
                         const std::vector<int>& columns, const PageFilter* can_use,
-                        const PageOffer* offer, SortedSeries* out) const;
+                        const PageOffer* offer, const RowFilter* filter, SortedSeries* out) const;
+  // Adds to *slices (and their times to *times) the runs of rows [from, to) of ordered page
+  // `page` whose `filter` column may pass; none when the page's statistics show no row can.
+  void AddPassingRows(const RowPages::PageView& page, uint32_t from, uint32_t to, const RowFilter& filter,
+                      std::vector<RowPages::PageSlice>* slices, std::vector<int64_t>* times) const;
   // Appends `row` to the pages of `st` (`rows_coming`: it and the rows of the same append after
   // it in its hour slice) and counts it.
   void AppendPageRow(SeriesState& st, const PageRow& row, uint32_t rows_coming);

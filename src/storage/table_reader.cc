@@ -5,6 +5,7 @@
 #include "src/base/check.h"
 #include "src/base/time_util.h"
 #include "src/storage/row_selection.h"
+#include "src/storage/scan_predicate.h"
 #include "src/storage/segment_writer.h"
 #include "src/storage/table.h"
 
@@ -59,59 +60,6 @@ struct ScanScratch {
   std::vector<size_t> segment_hints;
   std::vector<size_t> prefetch_hints;
 };
-
-// Whether some value in [lo, hi] passes the predicate.
-inline bool RangeMayPass(double lo, double hi, const ScanPredicate& p) {
-  switch (p.op) {
-    case ScanPredicate::Op::kGt: return hi > p.value;
-    case ScanPredicate::Op::kGe: return hi >= p.value;
-    case ScanPredicate::Op::kLt: return lo < p.value;
-    case ScanPredicate::Op::kLe: return lo <= p.value;
-  }
-  return true;
-}
-
-// Whether `x` may pass the predicate (false only when it certainly fails). Integers compare
-// exactly against the constant; NaN and values a double cannot hold exactly are kept.
-template <typename T>
-inline bool MayPass(T x, const ScanPredicate& p) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (x != x) return true;
-  } else {
-    constexpr T kExact = T{1} << 53;
-    if (x > kExact || (std::is_signed_v<T> && x < -static_cast<std::make_signed_t<T>>(kExact))) return true;
-  }
-  const double d = static_cast<double>(x);
-  return RangeMayPass(d, d, p);
-}
-
-// Whether some value summarised by `s` (statistics of a column of `type`) may pass the predicate;
-// false only when none can: no value at all (NULL never passes a comparison), or the range
-// [min, max] lies wholly on the failing side. Float statistics whose sum is NaN may hide NaN
-// rows, and integers beyond 2^53 do not compare exactly as doubles: both are kept.
-bool StatsMayPass(const ColumnStats& s, ValueType type, const ScanPredicate& p) {
-  if (s.count == 0) return false;
-  if (!s.has_numeric) return true;
-  double lo = s.min, hi = s.max;
-  switch (type) {
-    case ValueType::kInt64: {
-      constexpr int64_t kExact = int64_t{1} << 53;
-      if (s.imin < -kExact || s.imax > kExact) return true;
-      lo = static_cast<double>(s.imin);
-      hi = static_cast<double>(s.imax);
-      break;
-    }
-    case ValueType::kUInt64:
-      if (s.max > 9007199254740992.0) return true;
-      break;
-    case ValueType::kFloat64:
-      if (s.sum != s.sum || lo != lo || hi != hi) return true;
-      break;
-    case ValueType::kBool: break;
-    default: return true;
-  }
-  return RangeMayPass(lo, hi, p);
-}
 
 // Removes from `ranges` (ascending, disjoint row spans of a group) the rows of every slice whose
 // statistics of the predicate column show that no row can pass. Returns how many slices it dropped.
@@ -371,12 +319,13 @@ class TableSnapshot final : public TableReader {
             std::vector<DecodedColumn>* cols, ScanConsumer* consumer, ScanMetrics* metrics,
             size_t from = 0, size_t back = 0) const;
   void ReadMemtable(const Source& src, int64_t min_time, int64_t max_time,
-                    const std::vector<int>& columns, SortedSeries* out) const {
+                    const std::vector<int>& columns, SortedSeries* out,
+                    const Memtable::RowFilter* filter = nullptr) const {
     if (src.active) {
       std::shared_lock lock(table_->mu_);
-      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out, ActiveLimit(src.id));
+      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out, ActiveLimit(src.id), true, filter);
     } else {
-      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out);
+      src.memtable->ReadSorted(src.id, min_time, max_time, columns, out, SIZE_MAX, true, filter);
     }
   }
   // Reads a memtable source in time order, offering its pages' statistics to the consumer in
@@ -384,7 +333,7 @@ class TableSnapshot final : public TableReader {
   // the rows of the pages not taken. False when the series is out of order (nothing done).
   bool ReadMemtableOfferingPages(const Source& src, const ScanSpec& spec, const std::vector<int>& column_ids,
                                  ScanConsumer* consumer, ScanMetrics* metrics, ScanScratch* scratch,
-                                 SortedSeries* out) const {
+                                 SortedSeries* out, const Memtable::RowFilter* filter) const {
     auto can_use = [&](int64_t first, int64_t last) { return consumer->CanUseStats(first, last); };
     auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
       BlockStatsView& view = scratch->view;
@@ -397,10 +346,10 @@ class TableSnapshot final : public TableReader {
     if (src.active) {
       std::shared_lock lock(table_->mu_);
       return src.memtable->ReadSortedOfferingPages(src.id, spec.min_time, spec.max_time, column_ids,
-                                                   ActiveLimit(src.id), can_use, offer, out);
+                                                   ActiveLimit(src.id), can_use, offer, out, filter);
     }
     return src.memtable->ReadSortedOfferingPages(src.id, spec.min_time, spec.max_time, column_ids, SIZE_MAX,
-                                                 can_use, offer, out);
+                                                 can_use, offer, out, filter);
   }
   // Rows of series `id` in the active memtable that belong to this snapshot.
   // REQUIRES: table_->mu_ held (shared). After a DeleteRows compacted the buffers in place the
@@ -573,11 +522,21 @@ Status TableSnapshot::ScanSeries(SeriesId id, const ScanSpec& spec,
   }
 
   if (spec.newest_first) std::reverse(order.begin(), order.end());
+  // The sources do not overlap here, so a memtable may leave out rows failing the predicate, as
+  // the segments below do.
+  Memtable::RowFilter row_filter;
+  const Memtable::RowFilter* filter = nullptr;
+  if (spec.predicate.column >= 0 && column_ids[spec.predicate.column] >= 0) {
+    row_filter.column = static_cast<ColumnId>(column_ids[spec.predicate.column]);
+    row_filter.predicate = spec.predicate;
+    filter = &row_filter;
+  }
   for (size_t oi : order) {
     const Source& src = sources[oi];
     if (src.memtable != nullptr) {
-      if (!spec.offer_stats || spec.newest_first || !ReadMemtableOfferingPages(src, spec, column_ids, consumer, metrics, scratch, &rows)) {
-        ReadMemtable(src, spec.min_time, spec.max_time, column_ids, &rows);
+      if (!spec.offer_stats || spec.newest_first ||
+          !ReadMemtableOfferingPages(src, spec, column_ids, consumer, metrics, scratch, &rows, filter)) {
+        ReadMemtable(src, spec.min_time, spec.max_time, column_ids, &rows, filter);
       }
       if (rows.times.empty()) continue;
       ToDecoded(&rows, column_ids, schema_, &cols);
