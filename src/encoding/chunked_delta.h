@@ -8,7 +8,7 @@
 //
 // Payload (docs/format/encoding.md):
 //   u8(flags)            bit 0: deltas may take several varint bytes (chunk headers then carry
-//                        their byte counts); other bits zero
+//                        their byte counts); bit 1: pairs (below), never with bit 0; other bits zero
 //   v(first_chunk) v(chunk)   chunk 0 holds first_chunk values, later ones chunk values (the last
 //                        one the rest); both >= 1
 //   huffman table        as huffman.h's AppendHuffmanTable
@@ -16,6 +16,10 @@
 //              [v(varint bytes - (values - 1))]   -- flag bit 0
 //   the chunks' bit streams, back to back: the codes of the varint bytes of the chunk's
 //   values - 1 deltas, LSB-first, zero-padded to a byte
+// Pairs (flag bit 1; every delta's zigzag value below 16): the code table is u8(m - 1) and the
+// code lengths of the m * m pairs (a, b) < m, a-major, as nibbles, low first (a zero nibble pads
+// an odd count); a symbol is a | b << 4, two consecutive deltas of a chunk (a chunk with an odd
+// count ends with (a, 0)); codes decode through BuildHuffmanDecodeTable.
 #pragma once
 
 #include <cstdint>
@@ -65,10 +69,14 @@ class ChunkedDeltaReader {
   Status Plan(size_t begin, size_t end, int64_t* out, ChunkedRangePlan* plan);
 
  private:
+  // Parses the pair code table (kPairsFlag) from the front of *in into table_.
+  Status ReadPairTable(std::string_view* in);
+
   std::string_view payload_;
   const uint8_t* streams_ = nullptr;  // the chunks' bit streams, back to back
   size_t n_ = 0;
   bool multi_byte_ = false;
+  bool pairs_ = false;
   ChunkLayout layout_;
   HuffmanDecodeTable table_;
   std::vector<Chunk> chunks_;

@@ -123,7 +123,8 @@ TEST(ChunkedDeltaTest, DamagedChunkHeadersAreCorruption) {
 
 TEST(ChunkedDeltaTest, OneByteTableWithAWideSymbolIsCorruption) {
   // One-byte mode promises zigzag deltas below 0x80; a code table holding a larger symbol is damage.
-  const std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 2000);
+  std::vector<int64_t> v = MakeInts(IntShape::kBoundedWalk, 2000);
+  v[1000] += 40;  // a delta too wide for pairs, still one varint byte
   std::vector<int64_t> deltas(v.size() - 1);
   ComputeDeltas(v, deltas.data());
   std::string payload, block;
@@ -204,6 +205,77 @@ RC_GTEST_PROP(ChunkedDeltaProperty, AnyRangeMatches,
   std::vector<int64_t> got;
   RC_ASSERT(DecodeInt64Range(block, lo, hi, &got).ok());
   RC_ASSERT(got == std::vector<int64_t>(v.begin() + lo, v.begin() + hi));
+}
+
+// A TSBS-like bounded walk (deltas of -3..3) is coded in pairs, smaller than one delta a symbol,
+// and every range of odd and even chunk lengths decodes; a wider delta falls back to one a symbol.
+TEST(ChunkedDeltaTest, SmallDeltasAreCodedInPairs) {
+  std::mt19937_64 rng(9);
+  std::vector<int64_t> v = {50};
+  std::discrete_distribution<int> step({1, 6, 21, 38, 21, 6, 1});  // -3..3
+  for (int i = 1; i < 8192; ++i) v.push_back(v.back() + step(rng) - 3);
+  std::vector<int64_t> deltas(v.size() - 1);
+  ComputeDeltas(v, deltas.data());
+  for (ChunkLayout layout : {ChunkLayout{180, 180}, ChunkLayout{91, 181}, ChunkLayout{1, 2}, ChunkLayout{8192, 1}}) {
+    std::string payload;
+    EncodeChunkedDelta(v, deltas, layout, &payload);
+    // A chunk of two values holds one delta: a pair of it and padding would cost more.
+    if (layout.size > 2) EXPECT_EQ(payload[0], 2) << "pairs, layout " << layout.first << "/" << layout.size;
+    std::string block;
+    AppendBlock(Codec::kChunkedDelta, Compression::kNone, static_cast<uint32_t>(v.size()), payload, &block);
+    std::vector<int64_t> all;
+    ASSERT_TRUE(DecodeInt64s(block, &all).ok());
+    ASSERT_EQ(all, v);
+    for (int k = 0; k < 50; ++k) {
+      uint32_t b = static_cast<uint32_t>(rng() % 8193), e = static_cast<uint32_t>(rng() % 8193);
+      if (b > e) std::swap(b, e);
+      ExpectRange(block, v, b, e);
+    }
+  }
+  // Against the same deltas one a symbol: a wide delta at the end keeps pairs out.
+  std::vector<int64_t> wide = v;
+  wide.back() += 30;  // zigzag 60: one varint byte, too wide for a nibble
+  std::vector<int64_t> wide_deltas(wide.size() - 1);
+  ComputeDeltas(wide, wide_deltas.data());
+  std::string pairs, singles;
+  EncodeChunkedDelta(v, deltas, {180, 180}, &pairs);
+  EncodeChunkedDelta(wide, wide_deltas, {180, 180}, &singles);
+  EXPECT_EQ(singles[0], 0);
+  EXPECT_LT(pairs.size() * 100, singles.size() * 98) << pairs.size() << " against " << singles.size();
+}
+
+TEST(ChunkedDeltaTest, DamagedPairTablesAreCorruption) {
+  std::mt19937_64 rng(4);
+  std::vector<int64_t> v = {0};
+  for (int i = 1; i < 1000; ++i) v.push_back(v.back() + static_cast<int64_t>(rng() % 5) - 2);
+  std::vector<int64_t> deltas(v.size() - 1);
+  ComputeDeltas(v, deltas.data());
+  std::string payload;
+  EncodeChunkedDelta(v, deltas, {101, 101}, &payload);  // chunks of 100 deltas: even
+  ASSERT_EQ(payload[0], 2);
+  // flags, v(101), v(101), u8(m - 1), nibbles.
+  const int m = static_cast<uint8_t>(payload[3]) + 1;
+  ASSERT_EQ(m, 5);
+  auto decodes = [&](const std::string& p) {
+    std::string block;
+    AppendBlock(Codec::kChunkedDelta, Compression::kNone, static_cast<uint32_t>(v.size()), p, &block);
+    std::vector<int64_t> out;
+    return DecodeInt64s(block, &out);
+  };
+  ASSERT_TRUE(decodes(payload).ok());
+  std::string both = payload;
+  both[0] = 3;  // pairs with multi-byte deltas: no such mode
+  EXPECT_TRUE(decodes(both).IsCorruption());
+  std::string bound = payload;
+  bound[3] = 16;  // m = 17
+  EXPECT_TRUE(decodes(bound).IsCorruption());
+  std::string padding = payload;
+  padding[4 + (m * m) / 2] = static_cast<char>(padding[4 + (m * m) / 2] | 0x10);  // m * m odd: a pad nibble
+  EXPECT_TRUE(decodes(padding).IsCorruption());
+  std::string overfull = payload;
+  for (int k = 0; k < (m * m + 1) / 2; ++k) overfull[4 + k] = 0x11;  // 25 codes of one bit
+  EXPECT_TRUE(decodes(overfull).IsCorruption());
+  for (size_t len = 0; len < 4 + (m * m + 1) / 2; ++len) EXPECT_TRUE(decodes(payload.substr(0, len)).IsCorruption());
 }
 
 }  // namespace

@@ -190,29 +190,21 @@ uint16_t HuffmanDecodeTable::LookupLong(uint64_t window) const {
   return 0;
 }
 
-Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table, int primary_bits) {
-  auto corrupt = [&](const std::string& what, size_t at) {
-    return Status::Corruption("huffman: " + what + " at offset " + std::to_string(whole.size() - in->size() + at));
-  };
-  if (in->empty()) return corrupt("missing symbol count", 0);
-  const size_t k = static_cast<uint8_t>((*in)[0]) + size_t{1};
-  if (in->size() < 1 + 2 * k) return corrupt("truncated code table", in->size());
-  const auto* p = reinterpret_cast<const uint8_t*>(in->data()) + 1;
+Status BuildHuffmanDecodeTable(const std::array<uint8_t, 256>& lengths, HuffmanDecodeTable* table,
+                               int primary_bits) {
   uint32_t kraft = 0;  // in units of 2^-12
-  int prev_symbol = -1;
   int longest = 0;
   table->count.fill(0);
-  for (size_t i = 0; i < k; ++i) {
-    const int s = p[2 * i];
-    const int len = p[2 * i + 1];
-    if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
-    if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
-    prev_symbol = s;
+  for (int s = 0; s < 256; ++s) {
+    const int len = lengths[s];
+    if (len == 0) continue;
+    if (len > kHuffmanMaxCodeLength) return Status::Corruption("huffman: code length out of range");
     ++table->count[len];
     longest = std::max(longest, len);
     kraft += uint32_t{1} << (kTableBits - len);
   }
-  if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
+  if (longest == 0) return Status::Corruption("huffman: no symbols");
+  if (kraft > kTableSize) return Status::Corruption("huffman: code lengths oversubscribed");
   // Symbols in canonical order, and each length's first code (DEFLATE's next_code).
   std::array<uint16_t, kHuffmanMaxCodeLength + 2> offset{}, next_code{};
   for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) offset[len + 1] = offset[len] + table->count[len];
@@ -226,9 +218,9 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
   table->mask = (uint32_t{1} << table->bits) - 1;
   const size_t size = size_t{1} << table->bits;
   std::fill(table->entries.begin(), table->entries.begin() + size, uint16_t{0});
-  for (size_t i = 0; i < k; ++i) {  // symbols ascending: canonical codes within a length ascend too
-    const int s = p[2 * i];
-    const int len = p[2 * i + 1];
+  for (int s = 0; s < 256; ++s) {  // symbols ascending: canonical codes within a length ascend too
+    const int len = lengths[s];
+    if (len == 0) continue;
     table->sorted[offset[len]++] = static_cast<uint8_t>(s);
     const uint32_t c = next_code[len]++;
     if (len > table->bits) continue;
@@ -236,6 +228,31 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
     const auto entry = static_cast<uint16_t>(s | (len << 8));
     for (size_t j = reversed; j < size; j += size_t{1} << len) table->entries[j] = entry;
   }
+  return Status::OK();
+}
+
+Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table, int primary_bits) {
+  auto corrupt = [&](const std::string& what, size_t at) {
+    return Status::Corruption("huffman: " + what + " at offset " + std::to_string(whole.size() - in->size() + at));
+  };
+  if (in->empty()) return corrupt("missing symbol count", 0);
+  const size_t k = static_cast<uint8_t>((*in)[0]) + size_t{1};
+  if (in->size() < 1 + 2 * k) return corrupt("truncated code table", in->size());
+  const auto* p = reinterpret_cast<const uint8_t*>(in->data()) + 1;
+  std::array<uint8_t, 256> lengths{};
+  int prev_symbol = -1;
+  uint32_t kraft = 0;  // in units of 2^-12
+  for (size_t i = 0; i < k; ++i) {
+    const int s = p[2 * i];
+    const int len = p[2 * i + 1];
+    if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
+    if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
+    prev_symbol = s;
+    lengths[s] = static_cast<uint8_t>(len);
+    kraft += uint32_t{1} << (kTableBits - len);
+  }
+  if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
+  GNOMON_RETURN_IF_ERROR(BuildHuffmanDecodeTable(lengths, table, primary_bits));
   in->remove_prefix(1 + 2 * k);
   return Status::OK();
 }

@@ -75,5 +75,10 @@ struct HuffmanDecodeTable {
 // oversubscribed code.
 Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table,
                         int primary_bits = kHuffmanMaxCodeLength);
+// Builds *table from code lengths per symbol (0: unused; at most kHuffmanMaxCodeLength), as
+// ReadHuffmanTable does from a stored table. Corruption when no symbol has a code or the lengths
+// are oversubscribed.
+Status BuildHuffmanDecodeTable(const std::array<uint8_t, 256>& lengths, HuffmanDecodeTable* table,
+                               int primary_bits = kHuffmanMaxCodeLength);
 
 }  // namespace gnomon::encoding
