@@ -94,15 +94,24 @@ Result<std::string> DescribeSegment(port::Env* env, const std::string& path) {
   const size_t ncols = index.columns.size();
   std::vector<CodecTally> columns(ncols);
   CodecTally times;
+  uint64_t slices_blocks = 0, slices_bytes = 0, stats_blocks = 0, stats_bytes = 0, validity_blocks = 0,
+           validity_bytes = 0;
   auto add_chunks = [&](uint32_t first_column) {
     for (size_t c = 0; c < ncols && first_column + c < index.chunks.size(); ++c) {
       const ColumnChunkMeta& chunk = index.chunks[first_column + c];
-      if (chunk.presence != ColumnChunkMeta::kAbsent) columns[c].Add(*file, chunk.offset, chunk.length);
+      if (chunk.presence == ColumnChunkMeta::kAbsent) continue;
+      columns[c].Add(*file, chunk.offset, chunk.length);
+      validity_blocks += chunk.validity_length > 0;
+      validity_bytes += chunk.validity_length;
+      stats_blocks += chunk.slice_stats_length > 0;
+      stats_bytes += chunk.slice_stats_length;
     }
   };
   for (const RowGroupMeta& g : index.groups) {
     if (g.pack != kNoPack) continue;
     times.Add(*file, g.time_offset, g.time_length);
+    slices_blocks += g.slices_length > 0;
+    slices_bytes += g.slices_length;
     add_chunks(g.first_column);
   }
   for (const PackMeta& p : index.packs) {
@@ -110,9 +119,19 @@ Result<std::string> DescribeSegment(port::Env* env, const std::string& path) {
     add_chunks(p.first_column);
   }
   out += "  time: " + times.Format() + "\n";
+  uint64_t data_bytes = times.bytes + slices_bytes + stats_bytes + validity_bytes;
   for (size_t c = 0; c < ncols; ++c) {
     out += "  " + index.columns[c].name + " (" + std::string(ValueTypeName(index.columns[c].type)) +
            "): " + columns[c].Format() + "\n";
+    data_bytes += columns[c].bytes;
+  }
+  out += "  validity: " + std::to_string(validity_blocks) + " blocks, " + std::to_string(validity_bytes) +
+         " bytes; hour slices: " + std::to_string(slices_blocks) + " blocks, " + std::to_string(slices_bytes) +
+         " bytes; slice statistics: " + std::to_string(stats_blocks) + " blocks, " + std::to_string(stats_bytes) +
+         " bytes\n";
+  const uint64_t framing = sizeof(kSegmentMagic) + kSegmentFooterSize;
+  if (reader->file_size() >= data_bytes + framing) {
+    out += "  index: " + std::to_string(reader->file_size() - data_bytes - framing) + " bytes\n";
   }
   return out;
 }

@@ -291,7 +291,7 @@ Status DecodeSegmentIndex(std::string_view in, SegmentIndex* index, uint32_t ver
   index->packs.resize(npacks);
   for (PackMeta& p : index->packs) {
     uint64_t prows, toff, tlen;
-    if (!GetVarint64(&in, &prows) || prows == 0 || prows > kRowsPerGroup || !GetVarint64(&in, &toff) ||
+    if (!GetVarint64(&in, &prows) || prows == 0 || prows > kRowsPerPack || !GetVarint64(&in, &toff) ||
         !GetVarint64(&in, &tlen) || tlen > UINT32_MAX || !GetFixed32(&in, &p.time_crc)) {
       return Bad("pack", in.size(), total);
     }

@@ -25,6 +25,7 @@ class SegmentReader {
 
   const std::string& path() const { return path_; }
   const SegmentIndex& index() const { return index_; }
+  uint32_t version() const { return version_; }  // the file's format version
   uint64_t file_size() const { return file_->Size(); }
 
   // Metadata of series `id`, or nothing if the segment has no rows for it. With `hint`, searches

@@ -161,7 +161,7 @@ TEST_F(SegmentTest, RoundTripMixedTypesNullsAndExtremes) {
 }
 
 // Short series are packed, many to a row group, between long ones that are not; packs fill up to
-// kRowsPerGroup rows. Every series reads back exactly, and any row ranges of a packed one too.
+// kRowsPerPack rows. Every series reads back exactly, and any row ranges of a packed one too.
 TEST_F(SegmentTest, ShortSeriesArePackedAndReadBackExactly) {
   std::vector<std::pair<SeriesId, SortedSeries>> series;
   std::mt19937_64 rng(7);
@@ -194,11 +194,11 @@ TEST_F(SegmentTest, ShortSeriesArePackedAndReadBackExactly) {
   ASSERT_GE(idx.packs.size(), 2u);
   // A pack is written when the next short series no longer fits: all but the last are nearly full.
   for (size_t p = 0; p + 1 < idx.packs.size(); ++p) {
-    EXPECT_GT(idx.packs[p].rows, kRowsPerGroup - kPackedSeriesMaxRows) << p;
+    EXPECT_GT(idx.packs[p].rows, kRowsPerPack - kPackedSeriesMaxRows) << p;
   }
   uint64_t in_packs = 0;
   for (const PackMeta& p : idx.packs) {
-    EXPECT_LE(p.rows, kRowsPerGroup);
+    EXPECT_LE(p.rows, kRowsPerPack);
     in_packs += p.rows;
   }
   EXPECT_EQ(in_packs, packed_rows);
@@ -260,7 +260,7 @@ TEST_F(SegmentTest, PackedShortSeriesCostAboutTheirRows) {
   auto reader = WriteAndOpen(columns, series, &written, kPackedSeriesMaxRows);
   ASSERT_NE(reader, nullptr);
   ExpectRoundTrip(*reader, series);
-  EXPECT_EQ(reader->index().packs.size(), (60000 + kRowsPerGroup - 1) / kRowsPerGroup);
+  EXPECT_EQ(reader->index().packs.size(), (60000 + kRowsPerPack - 1) / kRowsPerPack);
   // Per series: an index entry of a few bytes, plus its 6 times and values.
   EXPECT_LT(reader->file_size() * 4, unpacked_bytes)
       << "bytes per series: packed " << reader->file_size() / 10000.0 << ", unpacked " << unpacked_bytes / 10000.0;

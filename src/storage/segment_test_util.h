@@ -176,7 +176,9 @@ inline std::vector<SegmentColumn> FixtureColumns() {
           {"s", ValueType::kString}};
 }
 
-inline std::vector<std::pair<SeriesId, SortedSeries>> FixtureSeries() {
+// `version`: the format the fixture is for; from version 7 series 9 is 16,392 rows (its groups
+// grew), before it 8,200.
+inline std::vector<std::pair<SeriesId, SortedSeries>> FixtureSeries(uint32_t version = kSegmentVersion) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
@@ -196,7 +198,8 @@ inline std::vector<std::pair<SeriesId, SortedSeries>> FixtureSeries() {
   out.emplace_back(3, std::move(a));
 
   SortedSeries b;
-  const size_t n = kRowsPerGroup + 8;
+  const uint32_t group_rows = version >= 7 ? kRowsPerGroup : 8192;
+  const size_t n = group_rows + 8;
   std::vector<std::optional<double>> f;
   std::vector<std::optional<int64_t>> i;
   std::vector<std::optional<bool>> bo;
@@ -206,7 +209,7 @@ inline std::vector<std::pair<SeriesId, SortedSeries>> FixtureSeries() {
     f.push_back(r == 0 ? std::nullopt : std::optional<double>(0.25));
     i.push_back(static_cast<int64_t>(r));
     // Only the first group has bools: the second group's chunk is absent.
-    bo.push_back(r < kRowsPerGroup ? std::optional<bool>(r % 2 == 0) : std::nullopt);
+    bo.push_back(r < group_rows ? std::optional<bool>(r % 2 == 0) : std::nullopt);
     s.push_back(r + 1 == n ? std::nullopt : std::optional<std::string>(r % 3 ? "up" : "down"));
   }
   b.columns = {Floats(f), Ints(i), ColumnBuffer{}, Bools(bo), Strings(s)};  // "u" never written

@@ -192,7 +192,7 @@ Status SegmentWriter::AddSeries(SeriesId id, const SortedSeries& data) {
 
 Status SegmentWriter::AddToPack(SeriesId id, const SortedSeries& data) {
   const size_t n = data.times.size();
-  if (pack_.times.size() + n > kRowsPerGroup) GNOMON_RETURN_IF_ERROR(FlushPack());
+  if (pack_.times.size() + n > kRowsPerPack) GNOMON_RETURN_IF_ERROR(FlushPack());
   const size_t have = pack_.times.size();
   if (pack_.columns.size() != index_.columns.size()) {
     pack_.columns.assign(index_.columns.size(), ColumnBuffer{});
