@@ -1,12 +1,14 @@
 #include "src/encoding/chunked_delta.h"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cstring>
 #include <vector>
 
 #include "src/base/check.h"
 #include "src/base/coding.h"
+#include "src/encoding/bit_stream.h"
 #include "src/encoding/block_format.h"
 #include "src/encoding/huffman.h"
 
@@ -14,12 +16,15 @@ namespace gnomon::encoding {
 namespace {
 
 constexpr uint8_t kMultiByteFlag = 1;
-// Pairs of deltas (each zigzag value below 16) as one symbol, low nibble first: the code then
-// spends whole bits on pairs, not on single deltas, and comes within ~1% of their entropy
-// (TSBS cpu: 2.17 bits a delta against 2.25 coding each alone; entropy 2.15).
-constexpr uint8_t kPairsFlag = 2;
+// Chunk headers bit-packed (first-value steps and stream lengths in bits, frame of reference) and
+// the chunks' streams back to back without byte padding: ~1.5 bytes a chunk instead of ~2.5.
+constexpr uint8_t kPackedHeadersFlag = 4;
+// Decode tables are built per range read, sized to it: a read of a few dozen symbols (the newest
+// minutes, a partial hour's tail) builds a 64-entry table and takes longer codes the slow way; a
+// longer one builds 256 entries (TSBS cpu codes are rarely longer than 6 bits).
+constexpr int kSmallReadPrimaryBits = 6;
+constexpr size_t kSmallReadSymbols = 128;
 constexpr int kPrimaryBits = 8;
-constexpr int kPairPrimaryBits = 10;  // pair codes are longer: fewer take the slow path
 
 inline uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 
@@ -32,12 +37,13 @@ size_t ChunkStart(size_t c, const ChunkLayout& layout) { return c == 0 ? 0 : lay
 
 using ChunkInfo = ChunkedDeltaReader::Chunk;
 
-// One chunk's decoding state in one-byte or pair mode: delta i leads to value i + 1 (a symbol is
-// one delta, or in pair mode two).
+// One chunk's decoding state in one-byte mode: symbol i is the zigzag delta of value i + 1.
 struct Cursor {
   const HuffmanDecodeTable* table;
-  const uint8_t* bits;  // the stream; 8 bytes past its end are readable (the payload's, or padding)
-  size_t nbytes;
+  const uint8_t* bits;  // the byte holding the stream's first bit; 8 bytes past its end are
+                        // readable (the payload's, or padding)
+  uint64_t end;   // the stream's end, in bits from `bits`
+  uint64_t min_end;  // a whole decode must end in [min_end, end] (byte-padded streams: end - 7)
   uint64_t pos;   // bit position
   int64_t* out;   // out[0] holds the base; deltas fill out[1..n]
   size_t n;       // deltas to decode
@@ -45,7 +51,6 @@ struct Cursor {
   uint64_t acc;
   bool exact;     // the whole stream is decoded: it must be consumed exactly
   bool pad;       // the stream ends within 8 bytes of the payload: decode from a padded copy
-  bool pairs;     // a symbol holds two deltas (kPairsFlag)
 };
 
 // The table entry of the code at the bottom of `w`. A bit pattern that is no code sets *bad and
@@ -64,9 +69,7 @@ inline uint32_t Entry(const HuffmanDecodeTable& t, uint64_t w, uint32_t* bad) {
 
 inline uint64_t UnZigZag(uint32_t z) { return (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1)); }
 
-// Four symbols of one lane from one 8-byte load (>= 57 bits; codes are <= 12 bits): four deltas,
-// or in pair mode eight.
-template <bool Pairs>
+// Four symbols of one lane from one 8-byte load (>= 57 bits; codes are <= 12 bits).
 [[gnu::always_inline]] inline void DecodeFour(const HuffmanDecodeTable& t, const uint8_t* bits, uint64_t& pos,
                                               uint64_t& acc, int64_t* out, uint32_t* bad) {
   uint64_t w;
@@ -78,26 +81,16 @@ template <bool Pairs>
     const uint32_t z = e & 0xff;
     w >>= len;
     pos += len;
-    if constexpr (Pairs) {
-      acc += UnZigZag(z & 15);
-      out[2 * j] = static_cast<int64_t>(acc);
-      acc += UnZigZag(z >> 4);
-      out[2 * j + 1] = static_cast<int64_t>(acc);
-    } else {
-      acc += UnZigZag(z);
-      out[j] = static_cast<int64_t>(acc);
-    }
+    acc += UnZigZag(z);
+    out[j] = static_cast<int64_t>(acc);
   }
 }
 
-template <bool Pairs>
-constexpr size_t kDeltasPerRound = Pairs ? 8 : 4;
-
 // `rounds` rounds of four symbols on each of `L` cursors in lockstep, their state in locals: the
 // lanes' table-lookup chains are independent, so they overlap (one chain alone is bound by the
-// lookup latency). REQUIRES: each cursor has >= kDeltasPerRound * rounds deltas left. False when a
-// stream runs past its end (corrupt), before reading beyond what Cursor::bits allows.
-template <int L, bool Pairs>
+// lookup latency). REQUIRES: each cursor has >= 4 * rounds symbols left. False when a stream runs
+// past its end (corrupt), before reading beyond what Cursor::bits allows.
+template <int L>
 bool RunLanes(Cursor* const* cs, size_t rounds, uint32_t* bad) {
   uint64_t pos[L], acc[L], limit[L];
   int64_t* out[L];
@@ -105,13 +98,13 @@ bool RunLanes(Cursor* const* cs, size_t rounds, uint32_t* bad) {
     pos[k] = cs[k]->pos;
     acc[k] = cs[k]->acc;
     out[k] = cs[k]->out + cs[k]->i + 1;
-    limit[k] = uint64_t{cs[k]->nbytes} * 8;
+    limit[k] = cs[k]->end;
   }
   bool overrun = false;
   for (size_t r = 0; r < rounds; ++r) {
     for (int k = 0; k < L; ++k) {
-      DecodeFour<Pairs>(*cs[k]->table, cs[k]->bits, pos[k], acc[k], out[k], bad);
-      out[k] += kDeltasPerRound<Pairs>;
+      DecodeFour(*cs[k]->table, cs[k]->bits, pos[k], acc[k], out[k], bad);
+      out[k] += 4;
     }
     for (int k = 0; k < L; ++k) overrun |= pos[k] > limit[k];
     if (__builtin_expect(overrun, 0)) return false;
@@ -119,13 +112,12 @@ bool RunLanes(Cursor* const* cs, size_t rounds, uint32_t* bad) {
   for (int k = 0; k < L; ++k) {
     cs[k]->pos = pos[k];
     cs[k]->acc = acc[k];
-    cs[k]->i += kDeltasPerRound<Pairs> * rounds;
+    cs[k]->i += 4 * rounds;
   }
   return true;
 }
 
-// The cursor's last deltas (fewer than a round) one symbol at a time, then the end-of-stream
-// checks. A pair chunk's last symbol may carry one delta and padding, which must be zero.
+// The cursor's last (< 4) symbols one at a time, then the end-of-stream checks.
 bool Finish(Cursor* c, uint32_t* bad) {
   const HuffmanDecodeTable& t = *c->table;
   while (c->i < c->n) {
@@ -135,48 +127,36 @@ bool Finish(Cursor* c, uint32_t* bad) {
     const uint32_t e = Entry(t, w, bad);
     const uint32_t z = e & 0xff;
     c->pos += e >> 8;
-    if (c->pos > uint64_t{c->nbytes} * 8) return false;
-    if (!c->pairs) {
-      c->acc += UnZigZag(z);
-      c->out[++c->i] = static_cast<int64_t>(c->acc);
-      continue;
-    }
-    c->acc += UnZigZag(z & 15);
+    if (c->pos > c->end) return false;
+    c->acc += UnZigZag(z);
     c->out[++c->i] = static_cast<int64_t>(c->acc);
-    if (c->i < c->n) {
-      c->acc += UnZigZag(z >> 4);
-      c->out[++c->i] = static_cast<int64_t>(c->acc);
-    } else if (c->exact && (z >> 4) != 0) {
-      *bad = 1;  // the padding of a chunk's odd last delta
-    }
   }
-  return !c->exact || (c->pos + 7) / 8 == c->nbytes;  // a whole stream has no extra bytes
+  return !c->exact || (c->pos >= c->min_end && c->pos <= c->end);  // a whole stream has no extra bytes
 }
 
-// Runs the cursors (all of one mode), four at a time in lockstep; a finished cursor's place goes
-// to the next one. False on a bad stream.
-template <bool Pairs>
-bool RunMode(Cursor* const* cs, size_t n, uint32_t* bad) {
-  constexpr size_t kRound = kDeltasPerRound<Pairs>;
+// Runs the cursors four at a time in lockstep; a finished cursor's place goes to the next one.
+// False on a bad stream.
+bool RunLockstep(Cursor* cs, size_t n, uint32_t* bad) {
+  constexpr size_t kRound = 4;
   Cursor* active[4];
   int na = 0;
   size_t next = 0;
   for (;;) {
-    while (na < 4 && next < n) active[na++] = cs[next++];
+    while (na < 4 && next < n) active[na++] = &cs[next++];
     if (na == 0) break;
     if (na == 4) {
       size_t rounds = SIZE_MAX;
       for (int k = 0; k < 4; ++k) rounds = std::min(rounds, (active[k]->n - active[k]->i) / kRound);
-      if (rounds > 0 && !RunLanes<4, Pairs>(active, rounds, bad)) return false;
+      if (rounds > 0 && !RunLanes<4>(active, rounds, bad)) return false;
     } else {
       // The last few cursors: pairs still overlap two chains.
       for (int k = 0; k + 1 < na; k += 2) {
         const size_t rounds = std::min(active[k]->n - active[k]->i, active[k + 1]->n - active[k + 1]->i) / kRound;
-        if (rounds > 0 && !RunLanes<2, Pairs>(active + k, rounds, bad)) return false;
+        if (rounds > 0 && !RunLanes<2>(active + k, rounds, bad)) return false;
       }
       for (int k = 0; k < na; ++k) {
         const size_t rounds = (active[k]->n - active[k]->i) / kRound;
-        if (rounds > 0 && !RunLanes<1, Pairs>(active + k, rounds, bad)) return false;
+        if (rounds > 0 && !RunLanes<1>(active + k, rounds, bad)) return false;
       }
     }
     for (int k = 0; k < na;) {
@@ -192,29 +172,24 @@ bool RunMode(Cursor* const* cs, size_t n, uint32_t* bad) {
   return true;
 }
 
-// Runs every cursor, those of each mode together. Streams that end too close to their payload's
-// end are first copied into `padded`. False on a bad stream.
+// Runs every cursor. Streams that end too close to their payload's end are first copied into
+// `padded`. False on a bad stream.
 bool RunCursors(Cursor* cs, size_t n, std::vector<uint8_t>* padded) {
   size_t pad_bytes = 0;
-  for (size_t k = 0; k < n; ++k) pad_bytes += cs[k].pad ? cs[k].nbytes + 8 : 0;
+  for (size_t k = 0; k < n; ++k) pad_bytes += cs[k].pad ? (cs[k].end + 7) / 8 + 8 : 0;
   if (pad_bytes > 0) {
     padded->assign(pad_bytes, 0);
     uint8_t* p = padded->data();
     for (size_t k = 0; k < n; ++k) {
       if (!cs[k].pad) continue;
-      std::memcpy(p, cs[k].bits, cs[k].nbytes);
+      const size_t bytes = (cs[k].end + 7) / 8;
+      std::memcpy(p, cs[k].bits, bytes);
       cs[k].bits = p;
-      p += cs[k].nbytes + 8;
+      p += bytes + 8;
     }
   }
-  thread_local std::vector<Cursor*> singles, pairs;
-  singles.clear();
-  pairs.clear();
-  for (size_t k = 0; k < n; ++k) (cs[k].pairs ? pairs : singles).push_back(&cs[k]);
   uint32_t bad = 0;
-  if (!RunMode<false>(singles.data(), singles.size(), &bad)) return false;
-  if (!RunMode<true>(pairs.data(), pairs.size(), &bad)) return false;
-  return bad == 0;
+  return RunLockstep(cs, n, &bad) && bad == 0;
 }
 
 // Multi-byte mode: the chunk's varint bytes are decoded first, then read as LEB128 deltas.
@@ -225,13 +200,14 @@ Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, co
                               " (payload of " + std::to_string(payload.size()) + " bytes)");
   };
   std::vector<uint8_t> bytes(ch.varint_bytes);
-  const uint64_t total_bits = uint64_t{ch.stream_bytes} * 8;
+  const size_t stream_bytes = ch.stream_bits / 8;  // multi-byte streams are byte-padded
+  const uint64_t total_bits = ch.stream_bits;
   uint64_t pos = 0;
   for (size_t i = 0; i < ch.varint_bytes; ++i) {
     const size_t byte = pos >> 3;
-    if (byte >= ch.stream_bytes) return corrupt("truncated bit stream");
+    if (byte >= stream_bytes) return corrupt("truncated bit stream");
     uint64_t w = 0;
-    std::memcpy(&w, stream + byte, std::min<size_t>(8, ch.stream_bytes - byte));
+    std::memcpy(&w, stream + byte, std::min<size_t>(8, stream_bytes - byte));
     w >>= (pos & 7);
     const uint16_t e = t.Lookup(w);
     const uint32_t len = e >> 8;
@@ -240,7 +216,7 @@ Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, co
     if (pos > total_bits) return corrupt("truncated bit stream");
     bytes[i] = static_cast<uint8_t>(e & 0xff);
   }
-  if ((pos + 7) / 8 != ch.stream_bytes) return corrupt("padded bit stream");
+  if ((pos + 7) / 8 != stream_bytes) return corrupt("padded bit stream");
   const char* p = reinterpret_cast<const char*>(bytes.data());
   const char* const limit = p + bytes.size();
   uint64_t acc = static_cast<uint64_t>(ch.base);
@@ -255,59 +231,6 @@ Status DecodeMultiByteChunk(const HuffmanDecodeTable& t, const ChunkInfo& ch, co
   if (whole && p != limit) return corrupt("trailing varint bytes");
   return Status::OK();
 }
-
-// Bytes of the chunks' streams: symbols [cut[c], cut[c + 1]) of `symbols` each padded to a byte.
-size_t StreamBytes(const HuffmanCode& code, std::string_view symbols, const std::vector<size_t>& cut) {
-  size_t total = 0;
-  for (size_t c = 0; c + 1 < cut.size(); ++c) {
-    uint64_t bits = 0;
-    for (size_t i = cut[c]; i < cut[c + 1]; ++i) bits += code.lengths[static_cast<uint8_t>(symbols[i])];
-    total += (bits + 7) / 8;
-  }
-  return total;
-}
-
-// The pair symbols of each chunk's deltas (a chunk with an odd count pads its last with 0), and
-// the zigzag bound m (every delta's zigzag value < m <= 16); false when some delta is too large.
-bool PairSymbols(std::span<const int64_t> deltas, size_t n, const ChunkLayout& layout, size_t chunks,
-                 std::string* symbols, std::vector<size_t>* cut, int* m) {
-  uint64_t largest = 0;
-  for (int64_t d : deltas) largest = std::max(largest, ZigZag(d));
-  if (largest >= 16) return false;
-  *m = static_cast<int>(largest) + 1;
-  cut->assign(chunks + 1, 0);
-  for (size_t c = 0; c < chunks; ++c) {
-    (*cut)[c] = symbols->size();
-    const size_t begin = ChunkStart(c, layout);
-    const size_t end = std::min(n, ChunkStart(c + 1, layout));
-    for (size_t i = begin + 1; i < end; i += 2) {
-      const uint64_t lo = ZigZag(deltas[i - 1]);
-      const uint64_t hi = i + 1 < end ? ZigZag(deltas[i]) : 0;
-      symbols->push_back(static_cast<char>(lo | hi << 4));
-    }
-  }
-  (*cut)[chunks] = symbols->size();
-  return true;
-}
-
-// u8(m - 1), then the code length of each pair (a, b), a and b < m, a-major, as nibbles (low first).
-void AppendPairTable(const HuffmanCode& code, int m, std::string* out) {
-  out->push_back(static_cast<char>(m - 1));
-  uint8_t byte = 0;
-  int k = 0;
-  for (int a = 0; a < m; ++a) {
-    for (int b = 0; b < m; ++b, ++k) {
-      const uint8_t len = code.lengths[a | b << 4];
-      if (k % 2 == 0) {
-        byte = len;
-      } else {
-        out->push_back(static_cast<char>(byte | len << 4));
-      }
-    }
-  }
-  if (k % 2 != 0) out->push_back(static_cast<char>(byte));
-}
-size_t PairTableBytes(int m) { return 1 + (size_t(m) * m + 1) / 2; }
 
 void AppendChunkStreams(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks, const HuffmanCode& code,
                         std::string_view symbols, const std::vector<size_t>& cut, bool multi_byte, std::string* out) {
@@ -324,6 +247,98 @@ void AppendChunkStreams(std::span<const int64_t> v, const ChunkLayout& layout, s
     if (multi_byte) PutVarint64(out, (cut[c + 1] - cut[c]) - (values - 1));
   }
   for (const std::string& s : streams) out->append(s);
+}
+
+// The chunks' code lengths in bits (symbols [cut[c], cut[c + 1]) each).
+std::vector<uint64_t> ChunkBits(const HuffmanCode& code, std::string_view symbols, const std::vector<size_t>& cut) {
+  std::vector<uint64_t> bits(cut.size() - 1);
+  for (size_t c = 0; c + 1 < cut.size(); ++c) {
+    for (size_t i = cut[c]; i < cut[c + 1]; ++i) bits[c] += code.lengths[static_cast<uint8_t>(symbols[i])];
+  }
+  return bits;
+}
+
+// Frame of reference over `values`: u8(width) then the base (s() when `is_signed`, else v()),
+// then each value - base in `width` bits, byte-padded. Arithmetic is modulo 2^64.
+void AppendFrame(const std::vector<uint64_t>& values, bool is_signed, std::string* out) {
+  uint64_t base = values.empty() ? 0 : values[0], spread = 0;
+  for (uint64_t x : values) {
+    if (is_signed ? static_cast<int64_t>(x) < static_cast<int64_t>(base) : x < base) base = x;
+  }
+  for (uint64_t x : values) spread = std::max(spread, x - base);
+  const int width = static_cast<int>(std::bit_width(spread));
+  out->push_back(static_cast<char>(width));
+  if (is_signed) {
+    PutVarsint64(out, static_cast<int64_t>(base));
+  } else {
+    PutVarint64(out, base);
+  }
+  BitWriter w(out);
+  for (uint64_t x : values) w.Write(x - base, width);
+  w.Flush();
+}
+size_t FrameBytes(const std::vector<uint64_t>& values, bool is_signed) {
+  std::string scratch;
+  AppendFrame(values, is_signed, &scratch);
+  return scratch.size();
+}
+
+// The first value of each chunk after the first, less the one before it (modulo 2^64).
+std::vector<uint64_t> BaseSteps(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks) {
+  std::vector<uint64_t> steps;
+  for (size_t c = 1; c < chunks; ++c) {
+    steps.push_back(static_cast<uint64_t>(v[ChunkStart(c, layout)]) - static_cast<uint64_t>(v[ChunkStart(c - 1, layout)]));
+  }
+  return steps;
+}
+
+// Whether packed headers (kPackedHeadersFlag) take fewer bytes than varint headers and
+// byte-padded streams for these chunks.
+bool PackedHeadersSmaller(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks,
+                          const std::vector<uint64_t>& bits) {
+  size_t varint = 0, packed_bits = 0;
+  int64_t previous = 0;
+  for (size_t c = 0; c < chunks; ++c) {
+    const int64_t base = v[ChunkStart(c, layout)];
+    varint += VarintLength(ZigZagEncode(static_cast<int64_t>(static_cast<uint64_t>(base) - static_cast<uint64_t>(previous))));
+    previous = base;
+    varint += VarintLength((bits[c] + 7) / 8) + (bits[c] + 7) / 8;
+    packed_bits += bits[c];
+  }
+  size_t packed = VarintLength(ZigZagEncode(v[0])) + FrameBytes(bits, false) + (packed_bits + 7) / 8;
+  if (chunks > 1) packed += FrameBytes(BaseSteps(v, layout, chunks), true);
+  return packed < varint;
+}
+
+// Packed headers: s(first value), the steps' frame (when chunks > 1), the stream lengths' frame,
+// then the streams back to back, the last byte zero-padded.
+void AppendPackedChunks(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks, const HuffmanCode& code,
+                        std::string_view symbols, const std::vector<size_t>& cut, const std::vector<uint64_t>& bits,
+                        std::string* out) {
+  PutVarsint64(out, v[0]);
+  if (chunks > 1) AppendFrame(BaseSteps(v, layout, chunks), true, out);
+  AppendFrame(bits, false, out);
+  BitWriter w(out);
+  for (unsigned char c : symbols) w.Write(code.codes[c], code.lengths[c]);
+  w.Flush();
+}
+
+// Flags (with kPackedHeadersFlag added when smaller), layout, then `table` and the chunks.
+void AppendChunkedPayload(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks, uint8_t flags,
+                          const std::string& table, const HuffmanCode& code, std::string_view symbols,
+                          const std::vector<size_t>& cut, std::string* out) {
+  const bool multi_byte = (flags & kMultiByteFlag) != 0;
+  const std::vector<uint64_t> bits = ChunkBits(code, symbols, cut);
+  const bool packed = !multi_byte && PackedHeadersSmaller(v, layout, chunks, bits);
+  out->push_back(static_cast<char>(flags | (packed ? kPackedHeadersFlag : 0)));
+  PutVarint32(out, layout.first);
+  PutVarint32(out, layout.size);
+  out->append(table);
+  if (packed) {
+    AppendPackedChunks(v, layout, chunks, code, symbols, cut, bits, out);
+  } else {
+    AppendChunkStreams(v, layout, chunks, code, symbols, cut, multi_byte, out);
+  }
 }
 
 }  // namespace
@@ -350,51 +365,120 @@ void EncodeChunkedDelta(std::span<const int64_t> v, std::span<const int64_t> del
   if (bytes.empty()) counts[0] = 1;  // every chunk holds one value: a one-symbol code, no streams
   const HuffmanCode code = BuildHuffmanCode(counts);
 
-  // Pairs when they come out smaller, table included.
-  std::string pairs;
-  std::vector<size_t> pair_cut;
-  int m = 0;
-  if (!bytes.empty() && PairSymbols(deltas, n, layout, chunks, &pairs, &pair_cut, &m)) {
-    std::array<uint64_t, 256> pair_counts{};
-    for (unsigned char p : pairs) ++pair_counts[p];
-    const HuffmanCode pair_code = BuildHuffmanCode(pair_counts);
-    size_t single_table = 1;
-    for (uint8_t l : code.lengths) single_table += l != 0 ? 2 : 0;
-    if (PairTableBytes(m) + StreamBytes(pair_code, pairs, pair_cut) < single_table + StreamBytes(code, bytes, cut)) {
-      out->push_back(static_cast<char>(kPairsFlag));
-      PutVarint32(out, layout.first);
-      PutVarint32(out, layout.size);
-      AppendPairTable(pair_code, m, out);
-      AppendChunkStreams(v, layout, chunks, pair_code, pairs, pair_cut, false, out);
-      return;
-    }
-  }
-
-  out->push_back(static_cast<char>(multi_byte ? kMultiByteFlag : 0));
-  PutVarint32(out, layout.first);
-  PutVarint32(out, layout.size);
-  AppendHuffmanTable(code, out);
-  AppendChunkStreams(v, layout, chunks, code, bytes, cut, multi_byte, out);
+  std::string table;
+  AppendHuffmanTable(code, &table);
+  AppendChunkedPayload(v, layout, chunks, multi_byte ? kMultiByteFlag : 0, table, code, bytes, cut, out);
 }
 
-Status ChunkedDeltaReader::ReadPairTable(std::string_view* in) {
-  auto corrupt = [&](const std::string& what) { return PayloadCorruption(Codec::kChunkedDelta, what, payload_, *in); };
-  if (in->empty()) return corrupt("missing pair bound");
-  const int m = static_cast<uint8_t>((*in)[0]) + 1;
-  if (m > 16) return corrupt("pair bound out of range");
-  const size_t bytes = (size_t(m) * m + 1) / 2;
-  if (in->size() < 1 + bytes) return corrupt("truncated pair code table");
-  const auto* p = reinterpret_cast<const uint8_t*>(in->data()) + 1;
-  std::array<uint8_t, 256> lengths{};
-  for (int k = 0; k < m * m; ++k) {
-    const uint8_t len = (p[k / 2] >> (k % 2 * 4)) & 15;
-    if (len > kHuffmanMaxCodeLength) return corrupt("pair code length out of range");
-    lengths[(k / m) | (k % m) << 4] = len;
+namespace {
+
+// A frame written by AppendFrame holding `count` values, from the front of *in (consumed).
+bool ReadFrame(std::string_view* in, size_t count, bool is_signed, std::vector<uint64_t>* out) {
+  if (in->empty()) return false;
+  const int width = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
+  if (width > 64) return false;
+  uint64_t base;
+  if (is_signed) {
+    int64_t b;
+    if (!GetVarsint64(in, &b)) return false;
+    base = static_cast<uint64_t>(b);
+  } else if (!GetVarint64(in, &base)) {
+    return false;
   }
-  if (m * m % 2 != 0 && (p[bytes - 1] >> 4) != 0) return corrupt("pair code table padding");
-  GNOMON_RETURN_IF_ERROR(BuildHuffmanDecodeTable(lengths, &table_, kPairPrimaryBits).WithContext("codec chunked_delta"));
-  in->remove_prefix(1 + bytes);
+  const uint64_t bytes = (uint64_t{count} * static_cast<uint64_t>(width) + 7) / 8;
+  if (bytes > in->size()) return false;
+  out->resize(count);
+  if (width <= 56) {
+    // Every block opens its headers at each range read: unpack from a padded copy with one
+    // 8-byte load a value rather than bit by bit.
+    const uint64_t mask = width == 0 ? 0 : (uint64_t{1} << width) - 1;
+    const auto* data = reinterpret_cast<const uint8_t*>(in->data());
+    uint64_t* dst = out->data();
+    // Values whose 8-byte load stays inside the frame read it in place; the last few go through
+    // a zero-padded copy of the frame's tail.
+    const size_t direct = bytes >= 8 ? std::min<size_t>(count, ((bytes - 8) * 8) / std::max(width, 1) + 1) : 0;
+    size_t i = 0;
+    for (; i < direct; ++i) {
+      const uint64_t bit = uint64_t{i} * static_cast<uint64_t>(width);
+      uint64_t w;
+      std::memcpy(&w, data + bit / 8, 8);
+      dst[i] = base + ((w >> (bit % 8)) & mask);
+    }
+    if (i < count) {
+      uint8_t tail[24] = {};
+      const size_t from = bytes >= 16 ? bytes - 16 : 0;
+      std::memcpy(tail, data + from, bytes - from);
+      for (; i < count; ++i) {
+        const uint64_t bit = uint64_t{i} * static_cast<uint64_t>(width);
+        uint64_t w;
+        std::memcpy(&w, tail + (bit / 8 - from), 8);
+        dst[i] = base + ((w >> (bit % 8)) & mask);
+      }
+    }
+  } else {
+    BitReader r(in->substr(0, bytes));
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t x;
+      if (!r.Read(width, &x)) return false;
+      (*out)[i] = base + x;
+    }
+  }
+  in->remove_prefix(bytes);
+  return true;
+}
+
+}  // namespace
+
+Status ChunkedDeltaReader::ReadPackedHeaders(size_t chunks, std::string_view* in) {
+  auto corrupt = [&](const std::string& what) { return PayloadCorruption(Codec::kChunkedDelta, what, payload_, *in); };
+  thread_local std::vector<uint64_t> steps, bits;
+  int64_t first;
+  if (!GetVarsint64(in, &first)) return corrupt("truncated first value");
+  if (chunks > 1 && !ReadFrame(in, chunks - 1, true, &steps)) return corrupt("truncated chunk steps");
+  if (!ReadFrame(in, chunks, false, &bits)) return corrupt("truncated chunk lengths");
+  if (chunks_.size() < chunks) chunks_.resize(chunks);
+  const uint64_t limit = uint64_t{in->size()} * 8;
+  uint64_t base = static_cast<uint64_t>(first), at = 0;
+  size_t start = 0;
+  for (size_t c = 0; c < chunks; ++c) {
+    Chunk& ch = chunks_[c];
+    const size_t next = c == 0 ? size_t{layout_.first} : start + layout_.size;  // ChunkStart(c + 1)
+    ch.start = start;
+    ch.values = std::min(n_, next) - start;
+    start = next;
+    if (c > 0) base += steps[c - 1];
+    ch.base = static_cast<int64_t>(base);
+    if (bits[c] > limit - at) return corrupt("chunk streams exceed the payload");
+    ch.stream_bit = at;
+    ch.stream_bits = bits[c];
+    ch.varint_bytes = ch.values - 1;
+    at += bits[c];
+  }
+  if ((at + 7) / 8 != in->size()) return corrupt("chunk streams do not fill the payload");
+  streams_ = reinterpret_cast<const uint8_t*>(in->data());
   return Status::OK();
+}
+
+Status ChunkedDeltaReader::OpenTable(std::string_view* in) {
+  auto corrupt = [&](const std::string& what) { return PayloadCorruption(Codec::kChunkedDelta, what, payload_, *in); };
+  table_bits_ = 0;  // built by the first Plan, sized to its range
+  GNOMON_RETURN_IF_ERROR(ReadHuffmanSymbols(payload_, in, &symbols_, &num_symbols_).WithContext("codec chunked_delta"));
+  if (!multi_byte_) {
+    // One-byte deltas are zigzag values below 0x80; the decoder relies on the code holding no other.
+    for (size_t k = 0; k < num_symbols_; ++k) {
+      if (symbols_[k].symbol >= 0x80) return corrupt("multi-byte symbol in a one-byte code table");
+    }
+  }
+  return Status::OK();
+}
+
+void ChunkedDeltaReader::BuildTable(size_t symbols) {
+  const int bits = symbols <= kSmallReadSymbols ? kSmallReadPrimaryBits : kPrimaryBits;
+  if (table_bits_ >= bits) return;
+  // Cannot fail: OpenTable checked the lengths.
+  (void)BuildHuffmanDecodeTable({symbols_.data(), num_symbols_}, &table_, bits);
+  table_bits_ = bits;
 }
 
 Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
@@ -408,29 +492,17 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
   if (in.empty()) return corrupt("missing flags");
   const uint8_t flags = static_cast<uint8_t>(in[0]);
   in.remove_prefix(1);
-  if ((flags & ~(kMultiByteFlag | kPairsFlag)) != 0 || flags == (kMultiByteFlag | kPairsFlag)) {
+  if ((flags & ~(kMultiByteFlag | kPackedHeadersFlag)) != 0 || flags == (kMultiByteFlag | kPackedHeadersFlag)) {
     return corrupt("unknown flags");
   }
   multi_byte_ = (flags & kMultiByteFlag) != 0;
-  pairs_ = (flags & kPairsFlag) != 0;
+  packed_headers_ = (flags & kPackedHeadersFlag) != 0;
   if (!GetVarint32(&in, &layout_.first) || !GetVarint32(&in, &layout_.size) || !layout_.enabled()) {
     return corrupt("bad chunk layout");
   }
-  if (pairs_) {
-    GNOMON_RETURN_IF_ERROR(ReadPairTable(&in));
-  } else {
-    // A small primary table: ranges decode a few hundred symbols, and the codes of small deltas are short.
-    GNOMON_RETURN_IF_ERROR(ReadHuffmanTable(payload, &in, &table_, kPrimaryBits).WithContext("codec chunked_delta"));
-  }
-  if (!multi_byte_ && !pairs_) {
-    // One-byte deltas are zigzag values below 0x80; the decoder relies on the code holding no other.
-    int symbols = 0;
-    for (int len = 1; len <= kHuffmanMaxCodeLength; ++len) symbols += table_.count[len];
-    for (int k = 0; k < symbols; ++k) {
-      if (table_.sorted[k] >= 0x80) return corrupt("multi-byte symbol in a one-byte code table");
-    }
-  }
+  GNOMON_RETURN_IF_ERROR(OpenTable(&in));
   const size_t chunks = NumChunks(n, layout_);
+  if (packed_headers_) return ReadPackedHeaders(chunks, &in);
   if (chunks > in.size() / 2) return corrupt("more chunks than chunk headers");  // each header >= 2 bytes
   // Every field of every chunk is set below: a reused reader's chunks need no clearing.
   if (chunks_.size() < chunks) chunks_.resize(chunks);
@@ -460,8 +532,8 @@ Status ChunkedDeltaReader::Open(std::string_view payload, size_t n) {
     }
     base += static_cast<uint64_t>(ZigZagDecode(zigzag));
     ch.base = static_cast<int64_t>(base);
-    ch.stream_offset = stream_total;
-    ch.stream_bytes = size;
+    ch.stream_bit = stream_total * 8;
+    ch.stream_bits = size * 8;
     ch.varint_bytes = ch.values - 1;
     if (multi_byte_) {
       uint64_t extra;
@@ -526,6 +598,7 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
   const size_t c0 = begin < layout_.first ? 0 : 1 + (begin - layout_.first) / layout_.size;
   const size_t c1 = end <= layout_.first ? 0 : 1 + (end - 1 - layout_.first) / layout_.size;
   const bool whole = begin == 0 && end == n_;
+  BuildTable(end - chunks_[c0].start);
   for (size_t c = c0; c <= c1; ++c) {
     const Chunk& ch = chunks_[c];
     const size_t values = std::min(ch.values, end - ch.start);  // stop inside the last chunk
@@ -534,15 +607,17 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
       dst = plan->Scratch(values);
       plan->copies.push_back({dst + (begin - ch.start), values - (begin - ch.start), out});
     }
-    const uint8_t* stream = streams_ + ch.stream_offset;
+    const uint8_t* stream = streams_ + ch.stream_bit / 8;
     if (multi_byte_) {
       GNOMON_RETURN_IF_ERROR(DecodeMultiByteChunk(table_, ch, stream, values, whole, payload_, dst));
     } else {
       dst[0] = ch.base;
       const auto* payload_end = reinterpret_cast<const uint8_t*>(payload_.data()) + payload_.size();
-      plan->cursors.push_back(Cursor{&table_, stream, ch.stream_bytes, 0, dst, values - 1, 0,
-                                     static_cast<uint64_t>(ch.base), whole, stream + ch.stream_bytes + 8 > payload_end,
-                                     pairs_});
+      const uint64_t first_bit = ch.stream_bit % 8;
+      const uint64_t end = first_bit + ch.stream_bits;
+      const uint64_t min_end = packed_headers_ ? end : end - std::min<uint64_t>(end, 7);
+      plan->cursors.push_back(Cursor{&table_, stream, end, min_end, first_bit, dst, values - 1, 0,
+                                     static_cast<uint64_t>(ch.base), whole, stream + (end + 7) / 8 + 8 > payload_end});
     }
   }
   return Status::OK();

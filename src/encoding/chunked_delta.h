@@ -8,7 +8,8 @@
 //
 // Payload (docs/format/encoding.md):
 //   u8(flags)            bit 0: deltas may take several varint bytes (chunk headers then carry
-//                        their byte counts); bit 1: pairs (below), never with bit 0; other bits zero
+//                        their byte counts); bit 2: packed headers (below), never with bit 0;
+//                        other bits zero
 //   v(first_chunk) v(chunk)   chunk 0 holds first_chunk values, later ones chunk values (the last
 //                        one the rest); both >= 1
 //   huffman table        as huffman.h's AppendHuffmanTable
@@ -16,12 +17,14 @@
 //              [v(varint bytes - (values - 1))]   -- flag bit 0
 //   the chunks' bit streams, back to back: the codes of the varint bytes of the chunk's
 //   values - 1 deltas, LSB-first, zero-padded to a byte
-// Pairs (flag bit 1; every delta's zigzag value below 16): the code table is u8(m - 1) and the
-// code lengths of the m * m pairs (a, b) < m, a-major, as nibbles, low first (a zero nibble pads
-// an odd count); a symbol is a | b << 4, two consecutive deltas of a chunk (a chunk with an odd
-// count ends with (a, 0)); codes decode through BuildHuffmanDecodeTable.
+// Packed headers (flag bit 2, never with bit 0): instead of the per-chunk headers,
+//   s(first value)  [frame of the chunks' first-value steps, chunks > 1]  frame of stream bits
+//   frame := u8(width <= 64) base (s() for the steps, v() for the lengths) (value - base in width
+//            bits)* zero-padded to a byte
+// and the streams follow back to back, bit-contiguous, the last byte zero-padded.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -55,8 +58,8 @@ class ChunkedDeltaReader {
     size_t start = 0;      // first value's index in the block
     size_t values = 0;     // values in the chunk (>= 1)
     int64_t base = 0;      // the chunk's first value
-    size_t stream_offset = 0;  // of its bit stream, from the first chunk's
-    size_t stream_bytes = 0;
+    uint64_t stream_bit = 0;   // where its bit stream starts, in bits from the first chunk's
+    uint64_t stream_bits = 0;  // its length (byte-padded streams: whole bytes)
     size_t varint_bytes = 0;  // symbols in the stream
   };
 
@@ -69,16 +72,23 @@ class ChunkedDeltaReader {
   Status Plan(size_t begin, size_t end, int64_t* out, ChunkedRangePlan* plan);
 
  private:
-  // Parses the pair code table (kPairsFlag) from the front of *in into table_.
-  Status ReadPairTable(std::string_view* in);
+  // Parses and checks the code table at the front of *in (consumed) into symbols_.
+  Status OpenTable(std::string_view* in);
+  // Builds table_ from symbols_ for a read of about `symbols` symbols, unless one as large is built.
+  void BuildTable(size_t symbols);
+  // Parses packed chunk headers (kPackedHeadersFlag) from *in, the rest being the streams.
+  Status ReadPackedHeaders(size_t chunks, std::string_view* in);
 
   std::string_view payload_;
   const uint8_t* streams_ = nullptr;  // the chunks' bit streams, back to back
   size_t n_ = 0;
   bool multi_byte_ = false;
-  bool pairs_ = false;
+  bool packed_headers_ = false;
   ChunkLayout layout_;
+  std::array<HuffmanSymbol, 256> symbols_;  // the code's symbols, ascending
+  size_t num_symbols_ = 0;
   HuffmanDecodeTable table_;
+  int table_bits_ = 0;  // table_'s primary bits; 0: not built for this payload
   std::vector<Chunk> chunks_;
 };
 

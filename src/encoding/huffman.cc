@@ -190,18 +190,15 @@ uint16_t HuffmanDecodeTable::LookupLong(uint64_t window) const {
   return 0;
 }
 
-Status BuildHuffmanDecodeTable(const std::array<uint8_t, 256>& lengths, HuffmanDecodeTable* table,
-                               int primary_bits) {
+Status BuildHuffmanDecodeTable(std::span<const HuffmanSymbol> symbols, HuffmanDecodeTable* table, int primary_bits) {
   uint32_t kraft = 0;  // in units of 2^-12
   int longest = 0;
   table->count.fill(0);
-  for (int s = 0; s < 256; ++s) {
-    const int len = lengths[s];
-    if (len == 0) continue;
-    if (len > kHuffmanMaxCodeLength) return Status::Corruption("huffman: code length out of range");
-    ++table->count[len];
-    longest = std::max(longest, len);
-    kraft += uint32_t{1} << (kTableBits - len);
+  for (const HuffmanSymbol& sym : symbols) {
+    if (sym.length == 0 || sym.length > kHuffmanMaxCodeLength) return Status::Corruption("huffman: code length out of range");
+    ++table->count[sym.length];
+    longest = std::max<int>(longest, sym.length);
+    kraft += uint32_t{1} << (kTableBits - sym.length);
   }
   if (longest == 0) return Status::Corruption("huffman: no symbols");
   if (kraft > kTableSize) return Status::Corruption("huffman: code lengths oversubscribed");
@@ -218,20 +215,20 @@ Status BuildHuffmanDecodeTable(const std::array<uint8_t, 256>& lengths, HuffmanD
   table->mask = (uint32_t{1} << table->bits) - 1;
   const size_t size = size_t{1} << table->bits;
   std::fill(table->entries.begin(), table->entries.begin() + size, uint16_t{0});
-  for (int s = 0; s < 256; ++s) {  // symbols ascending: canonical codes within a length ascend too
-    const int len = lengths[s];
-    if (len == 0) continue;
-    table->sorted[offset[len]++] = static_cast<uint8_t>(s);
+  for (const HuffmanSymbol& sym : symbols) {  // ascending: canonical codes within a length ascend too
+    const int len = sym.length;
+    table->sorted[offset[len]++] = sym.symbol;
     const uint32_t c = next_code[len]++;
     if (len > table->bits) continue;
     const uint32_t reversed = ReverseCode(c, len);
-    const auto entry = static_cast<uint16_t>(s | (len << 8));
+    const auto entry = static_cast<uint16_t>(sym.symbol | (len << 8));
     for (size_t j = reversed; j < size; j += size_t{1} << len) table->entries[j] = entry;
   }
   return Status::OK();
 }
 
-Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table, int primary_bits) {
+Status ReadHuffmanSymbols(std::string_view whole, std::string_view* in, std::array<HuffmanSymbol, 256>* symbols,
+                          size_t* count) {
   auto corrupt = [&](const std::string& what, size_t at) {
     return Status::Corruption("huffman: " + what + " at offset " + std::to_string(whole.size() - in->size() + at));
   };
@@ -239,7 +236,6 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
   const size_t k = static_cast<uint8_t>((*in)[0]) + size_t{1};
   if (in->size() < 1 + 2 * k) return corrupt("truncated code table", in->size());
   const auto* p = reinterpret_cast<const uint8_t*>(in->data()) + 1;
-  std::array<uint8_t, 256> lengths{};
   int prev_symbol = -1;
   uint32_t kraft = 0;  // in units of 2^-12
   for (size_t i = 0; i < k; ++i) {
@@ -248,13 +244,20 @@ Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDec
     if (s <= prev_symbol) return corrupt("symbols not ascending", 1 + 2 * i);
     if (len < 1 || len > kHuffmanMaxCodeLength) return corrupt("code length out of range", 2 + 2 * i);
     prev_symbol = s;
-    lengths[s] = static_cast<uint8_t>(len);
+    (*symbols)[i] = HuffmanSymbol{static_cast<uint8_t>(s), static_cast<uint8_t>(len)};
     kraft += uint32_t{1} << (kTableBits - len);
   }
   if (kraft > kTableSize) return corrupt("code lengths oversubscribed", 1);
-  GNOMON_RETURN_IF_ERROR(BuildHuffmanDecodeTable(lengths, table, primary_bits));
   in->remove_prefix(1 + 2 * k);
+  *count = k;
   return Status::OK();
+}
+
+Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table, int primary_bits) {
+  std::array<HuffmanSymbol, 256> symbols;
+  size_t k = 0;
+  GNOMON_RETURN_IF_ERROR(ReadHuffmanSymbols(whole, in, &symbols, &k));
+  return BuildHuffmanDecodeTable({symbols.data(), k}, table, primary_bits);
 }
 
 namespace {

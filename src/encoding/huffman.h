@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -73,12 +74,22 @@ struct HuffmanDecodeTable {
 // primary table of at most `primary_bits` bits (size it to the symbols that will be decoded).
 // Corruption (naming the offset within `whole`) for unordered symbols, bad lengths or an
 // oversubscribed code.
+// A symbol with a code, and its code length (1..kHuffmanMaxCodeLength).
+struct HuffmanSymbol {
+  uint8_t symbol;
+  uint8_t length;
+};
 Status ReadHuffmanTable(std::string_view whole, std::string_view* in, HuffmanDecodeTable* table,
                         int primary_bits = kHuffmanMaxCodeLength);
-// Builds *table from code lengths per symbol (0: unused; at most kHuffmanMaxCodeLength), as
-// ReadHuffmanTable does from a stored table. Corruption when no symbol has a code or the lengths
-// are oversubscribed.
-Status BuildHuffmanDecodeTable(const std::array<uint8_t, 256>& lengths, HuffmanDecodeTable* table,
+// Parses a table written by AppendHuffmanTable from the front of *in (consumed) into its symbols,
+// ascending, checked as ReadHuffmanTable checks them (a decode table is then built from them with
+// BuildHuffmanDecodeTable, which cannot fail for them); *k: how many.
+Status ReadHuffmanSymbols(std::string_view whole, std::string_view* in, std::array<HuffmanSymbol, 256>* symbols,
+                          size_t* k);
+// Builds *table from the symbols that have codes, in ascending symbol order, as ReadHuffmanTable
+// does from a stored table. Corruption when there are none, a length is out of range, or the
+// lengths are oversubscribed.
+Status BuildHuffmanDecodeTable(std::span<const HuffmanSymbol> symbols, HuffmanDecodeTable* table,
                                int primary_bits = kHuffmanMaxCodeLength);
 
 }  // namespace gnomon::encoding
