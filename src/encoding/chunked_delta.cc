@@ -1,8 +1,8 @@
 #include "src/encoding/chunked_delta.h"
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -25,8 +25,6 @@ constexpr uint8_t kPackedHeadersFlag = 4;
 constexpr int kSmallReadPrimaryBits = 6;
 constexpr size_t kSmallReadSymbols = 128;
 constexpr int kPrimaryBits = 8;
-
-inline uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 
 size_t NumChunks(size_t n, const ChunkLayout& layout) {
   if (n <= layout.first) return 1;
@@ -67,8 +65,6 @@ inline uint32_t Entry(const HuffmanDecodeTable& t, uint64_t w, uint32_t* bad) {
   return e;
 }
 
-inline uint64_t UnZigZag(uint32_t z) { return (uint64_t{z} >> 1) ^ (uint64_t{0} - (z & 1)); }
-
 // Four symbols of one lane from one 8-byte load (>= 57 bits; codes are <= 12 bits).
 [[gnu::always_inline]] inline void DecodeFour(const HuffmanDecodeTable& t, const uint8_t* bits, uint64_t& pos,
                                               uint64_t& acc, int64_t* out, uint32_t* bad) {
@@ -81,7 +77,7 @@ inline uint64_t UnZigZag(uint32_t z) { return (uint64_t{z} >> 1) ^ (uint64_t{0} 
     const uint32_t z = e & 0xff;
     w >>= len;
     pos += len;
-    acc += UnZigZag(z);
+    acc += static_cast<uint64_t>(ZigZagDecode(z));
     out[j] = static_cast<int64_t>(acc);
   }
 }
@@ -128,52 +124,15 @@ bool Finish(Cursor* c, uint32_t* bad) {
     const uint32_t z = e & 0xff;
     c->pos += e >> 8;
     if (c->pos > c->end) return false;
-    c->acc += UnZigZag(z);
+    c->acc += static_cast<uint64_t>(ZigZagDecode(z));
     c->out[++c->i] = static_cast<int64_t>(c->acc);
   }
   return !c->exact || (c->pos >= c->min_end && c->pos <= c->end);  // a whole stream has no extra bytes
 }
 
-// Runs the cursors four at a time in lockstep; a finished cursor's place goes to the next one.
-// False on a bad stream.
-bool RunLockstep(Cursor* cs, size_t n, uint32_t* bad) {
-  constexpr size_t kRound = 4;
-  Cursor* active[4];
-  int na = 0;
-  size_t next = 0;
-  for (;;) {
-    while (na < 4 && next < n) active[na++] = &cs[next++];
-    if (na == 0) break;
-    if (na == 4) {
-      size_t rounds = SIZE_MAX;
-      for (int k = 0; k < 4; ++k) rounds = std::min(rounds, (active[k]->n - active[k]->i) / kRound);
-      if (rounds > 0 && !RunLanes<4>(active, rounds, bad)) return false;
-    } else {
-      // The last few cursors: pairs still overlap two chains.
-      for (int k = 0; k + 1 < na; k += 2) {
-        const size_t rounds = std::min(active[k]->n - active[k]->i, active[k + 1]->n - active[k + 1]->i) / kRound;
-        if (rounds > 0 && !RunLanes<2>(active + k, rounds, bad)) return false;
-      }
-      for (int k = 0; k < na; ++k) {
-        const size_t rounds = (active[k]->n - active[k]->i) / kRound;
-        if (rounds > 0 && !RunLanes<1>(active + k, rounds, bad)) return false;
-      }
-    }
-    for (int k = 0; k < na;) {
-      Cursor* c = active[k];
-      if (c->n - c->i >= kRound) {
-        ++k;
-        continue;
-      }
-      if (!Finish(c, bad)) return false;
-      active[k] = active[--na];
-    }
-  }
-  return true;
-}
-
-// Runs every cursor. Streams that end too close to their payload's end are first copied into
-// `padded`. False on a bad stream.
+// Runs every cursor, four at a time in lockstep; a finished cursor's place goes to the next one.
+// Streams that end too close to their payload's end are first copied into `padded`. False on a
+// bad stream.
 bool RunCursors(Cursor* cs, size_t n, std::vector<uint8_t>* padded) {
   size_t pad_bytes = 0;
   for (size_t k = 0; k < n; ++k) pad_bytes += cs[k].pad ? (cs[k].end + 7) / 8 + 8 : 0;
@@ -188,8 +147,39 @@ bool RunCursors(Cursor* cs, size_t n, std::vector<uint8_t>* padded) {
       p += bytes + 8;
     }
   }
+  Cursor* active[4];
+  int na = 0;
+  size_t next = 0;
   uint32_t bad = 0;
-  return RunLockstep(cs, n, &bad) && bad == 0;
+  for (;;) {
+    while (na < 4 && next < n) active[na++] = &cs[next++];
+    if (na == 0) break;
+    if (na == 4) {
+      size_t rounds = SIZE_MAX;
+      for (int k = 0; k < 4; ++k) rounds = std::min(rounds, (active[k]->n - active[k]->i) / 4);
+      if (rounds > 0 && !RunLanes<4>(active, rounds, &bad)) return false;
+    } else {
+      // The last few cursors: pairs still overlap two chains.
+      for (int k = 0; k + 1 < na; k += 2) {
+        const size_t rounds = std::min(active[k]->n - active[k]->i, active[k + 1]->n - active[k + 1]->i) / 4;
+        if (rounds > 0 && !RunLanes<2>(active + k, rounds, &bad)) return false;
+      }
+      for (int k = 0; k < na; ++k) {
+        const size_t rounds = (active[k]->n - active[k]->i) / 4;
+        if (rounds > 0 && !RunLanes<1>(active + k, rounds, &bad)) return false;
+      }
+    }
+    for (int k = 0; k < na;) {
+      Cursor* c = active[k];
+      if (c->n - c->i >= 4) {
+        ++k;
+        continue;
+      }
+      if (!Finish(c, &bad)) return false;
+      active[k] = active[--na];
+    }
+  }
+  return bad == 0;
 }
 
 // Multi-byte mode: the chunk's varint bytes are decoded first, then read as LEB128 deltas.
@@ -260,27 +250,37 @@ std::vector<uint64_t> ChunkBits(const HuffmanCode& code, std::string_view symbol
 
 // Frame of reference over `values`: u8(width) then the base (s() when `is_signed`, else v()),
 // then each value - base in `width` bits, byte-padded. Arithmetic is modulo 2^64.
-void AppendFrame(const std::vector<uint64_t>& values, bool is_signed, std::string* out) {
-  uint64_t base = values.empty() ? 0 : values[0], spread = 0;
+struct Frame {
+  uint64_t base = 0;
+  int width = 0;
+};
+Frame FrameOf(const std::vector<uint64_t>& values, bool is_signed) {
+  Frame f;
+  f.base = values.empty() ? 0 : values[0];
   for (uint64_t x : values) {
-    if (is_signed ? static_cast<int64_t>(x) < static_cast<int64_t>(base) : x < base) base = x;
+    if (is_signed ? static_cast<int64_t>(x) < static_cast<int64_t>(f.base) : x < f.base) f.base = x;
   }
-  for (uint64_t x : values) spread = std::max(spread, x - base);
-  const int width = static_cast<int>(std::bit_width(spread));
-  out->push_back(static_cast<char>(width));
-  if (is_signed) {
-    PutVarsint64(out, static_cast<int64_t>(base));
-  } else {
-    PutVarint64(out, base);
-  }
-  BitWriter w(out);
-  for (uint64_t x : values) w.Write(x - base, width);
-  w.Flush();
+  uint64_t spread = 0;
+  for (uint64_t x : values) spread = std::max(spread, x - f.base);
+  f.width = static_cast<int>(std::bit_width(spread));
+  return f;
 }
 size_t FrameBytes(const std::vector<uint64_t>& values, bool is_signed) {
-  std::string scratch;
-  AppendFrame(values, is_signed, &scratch);
-  return scratch.size();
+  const Frame f = FrameOf(values, is_signed);
+  const uint64_t base = is_signed ? ZigZagEncode(static_cast<int64_t>(f.base)) : f.base;
+  return 1 + VarintLength(base) + (values.size() * static_cast<size_t>(f.width) + 7) / 8;
+}
+void AppendFrame(const std::vector<uint64_t>& values, bool is_signed, std::string* out) {
+  const Frame f = FrameOf(values, is_signed);
+  out->push_back(static_cast<char>(f.width));
+  if (is_signed) {
+    PutVarsint64(out, static_cast<int64_t>(f.base));
+  } else {
+    PutVarint64(out, f.base);
+  }
+  BitWriter w(out);
+  for (uint64_t x : values) w.Write(x - f.base, f.width);
+  w.Flush();
 }
 
 // The first value of each chunk after the first, less the one before it (modulo 2^64).
@@ -295,7 +295,7 @@ std::vector<uint64_t> BaseSteps(std::span<const int64_t> v, const ChunkLayout& l
 // Whether packed headers (kPackedHeadersFlag) take fewer bytes than varint headers and
 // byte-padded streams for these chunks.
 bool PackedHeadersSmaller(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks,
-                          const std::vector<uint64_t>& bits) {
+                          const std::vector<uint64_t>& steps, const std::vector<uint64_t>& bits) {
   size_t varint = 0, packed_bits = 0;
   int64_t previous = 0;
   for (size_t c = 0; c < chunks; ++c) {
@@ -306,17 +306,16 @@ bool PackedHeadersSmaller(std::span<const int64_t> v, const ChunkLayout& layout,
     packed_bits += bits[c];
   }
   size_t packed = VarintLength(ZigZagEncode(v[0])) + FrameBytes(bits, false) + (packed_bits + 7) / 8;
-  if (chunks > 1) packed += FrameBytes(BaseSteps(v, layout, chunks), true);
+  if (chunks > 1) packed += FrameBytes(steps, true);
   return packed < varint;
 }
 
 // Packed headers: s(first value), the steps' frame (when chunks > 1), the stream lengths' frame,
 // then the streams back to back, the last byte zero-padded.
-void AppendPackedChunks(std::span<const int64_t> v, const ChunkLayout& layout, size_t chunks, const HuffmanCode& code,
-                        std::string_view symbols, const std::vector<size_t>& cut, const std::vector<uint64_t>& bits,
-                        std::string* out) {
+void AppendPackedChunks(std::span<const int64_t> v, size_t chunks, const HuffmanCode& code, std::string_view symbols,
+                        const std::vector<uint64_t>& steps, const std::vector<uint64_t>& bits, std::string* out) {
   PutVarsint64(out, v[0]);
-  if (chunks > 1) AppendFrame(BaseSteps(v, layout, chunks), true, out);
+  if (chunks > 1) AppendFrame(steps, true, out);
   AppendFrame(bits, false, out);
   BitWriter w(out);
   for (unsigned char c : symbols) w.Write(code.codes[c], code.lengths[c]);
@@ -329,13 +328,14 @@ void AppendChunkedPayload(std::span<const int64_t> v, const ChunkLayout& layout,
                           const std::vector<size_t>& cut, std::string* out) {
   const bool multi_byte = (flags & kMultiByteFlag) != 0;
   const std::vector<uint64_t> bits = ChunkBits(code, symbols, cut);
-  const bool packed = !multi_byte && PackedHeadersSmaller(v, layout, chunks, bits);
+  const std::vector<uint64_t> steps = multi_byte ? std::vector<uint64_t>{} : BaseSteps(v, layout, chunks);
+  const bool packed = !multi_byte && PackedHeadersSmaller(v, layout, chunks, steps, bits);
   out->push_back(static_cast<char>(flags | (packed ? kPackedHeadersFlag : 0)));
   PutVarint32(out, layout.first);
   PutVarint32(out, layout.size);
   out->append(table);
   if (packed) {
-    AppendPackedChunks(v, layout, chunks, code, symbols, cut, bits, out);
+    AppendPackedChunks(v, chunks, code, symbols, steps, bits, out);
   } else {
     AppendChunkStreams(v, layout, chunks, code, symbols, cut, multi_byte, out);
   }
@@ -349,7 +349,7 @@ void EncodeChunkedDelta(std::span<const int64_t> v, std::span<const int64_t> del
   const size_t n = v.size();
   const size_t chunks = NumChunks(n, layout);
   bool multi_byte = false;
-  for (int64_t d : deltas) multi_byte |= ZigZag(d) >= 0x80;
+  for (int64_t d : deltas) multi_byte |= ZigZagEncode(d) >= 0x80;
   // The varint bytes of each chunk's deltas (delta i - 1 leads to value i).
   std::string bytes;
   std::vector<size_t> cut(chunks + 1);
@@ -390,8 +390,8 @@ bool ReadFrame(std::string_view* in, size_t count, bool is_signed, std::vector<u
   if (bytes > in->size()) return false;
   out->resize(count);
   if (width <= 56) {
-    // Every block opens its headers at each range read: unpack from a padded copy with one
-    // 8-byte load a value rather than bit by bit.
+    // Every block opens its headers at each range read: one 8-byte load a value rather than bit
+    // by bit.
     const uint64_t mask = width == 0 ? 0 : (uint64_t{1} << width) - 1;
     const auto* data = reinterpret_cast<const uint8_t*>(in->data());
     uint64_t* dst = out->data();
@@ -614,10 +614,11 @@ Status ChunkedDeltaReader::Plan(size_t begin, size_t end, int64_t* out, ChunkedR
       dst[0] = ch.base;
       const auto* payload_end = reinterpret_cast<const uint8_t*>(payload_.data()) + payload_.size();
       const uint64_t first_bit = ch.stream_bit % 8;
-      const uint64_t end = first_bit + ch.stream_bits;
-      const uint64_t min_end = packed_headers_ ? end : end - std::min<uint64_t>(end, 7);
-      plan->cursors.push_back(Cursor{&table_, stream, end, min_end, first_bit, dst, values - 1, 0,
-                                     static_cast<uint64_t>(ch.base), whole, stream + (end + 7) / 8 + 8 > payload_end});
+      const uint64_t stream_end = first_bit + ch.stream_bits;
+      const uint64_t min_end = packed_headers_ ? stream_end : stream_end - std::min<uint64_t>(stream_end, 7);
+      plan->cursors.push_back(Cursor{&table_, stream, stream_end, min_end, first_bit, dst, values - 1, 0,
+                                     static_cast<uint64_t>(ch.base), whole,
+                                     stream + (stream_end + 7) / 8 + 8 > payload_end});
     }
   }
   return Status::OK();
