@@ -166,4 +166,34 @@ std::string_view SeriesIndex::TagValue(SeriesId id, std::string_view key) const 
   return {};
 }
 
+void SeriesIndex::TagColumns(std::span<const SeriesId> ids, std::span<const uint32_t> key_ids,
+                             std::string_view* out) const {
+  const size_t nkeys = key_ids.size();
+  // A table's series share a few keysets, mostly one: the keys' places in the keyset of the
+  // previous series usually serve the next.
+  uint32_t keyset_id = UINT32_MAX;
+  const uint32_t* keyset = nullptr;
+  std::vector<int> place(nkeys, -1);  // per requested key: its index in the keyset, or -1
+  std::vector<uint32_t> values;       // the series' value ids, in keyset order
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const uint8_t* run = series_[ids[i]];
+    if (SeriesRun::Keyset(run) != keyset_id) {
+      keyset_id = SeriesRun::Keyset(run);
+      keyset = keysets_[keyset_id];
+      for (size_t k = 0; k < nkeys; ++k) {
+        const uint32_t* first = keyset + 1;
+        const uint32_t* found = std::find(first, first + keyset[0], key_ids[k]);
+        place[k] = found == first + keyset[0] ? -1 : static_cast<int>(found - first);
+      }
+      values.resize(keyset[0]);
+    }
+    SeriesRun::Reader reader(run, keyset[0]);
+    for (uint32_t& v : values) v = reader.Next();
+    std::string_view* row = out + i * nkeys;
+    for (size_t k = 0; k < nkeys; ++k) {
+      row[k] = place[k] < 0 ? std::string_view() : keys_[key_ids[k]]->Value(values[place[k]]);
+    }
+  }
+}
+
 }  // namespace gnomon::index

@@ -104,6 +104,12 @@ class SeriesIndex {
   }
   // Value of tag `key` of series `id`; empty if the series has no such tag.
   std::string_view TagValue(SeriesId id, std::string_view key) const;
+  // The values of keys `key_ids` (FindKey's ids; kNoKey for a key no series has) of every series
+  // of `ids`, row by row: out[i * key_ids.size() + k], empty where series i lacks key k. Finds
+  // each key's place once per keyset, not by name per series and key as TagValue does.
+  static constexpr uint32_t kNoKey = UINT32_MAX;
+  void TagColumns(std::span<const SeriesId> ids, std::span<const uint32_t> key_ids,
+                  std::string_view* out) const;
   const TagKey& key(uint32_t key_id) const { return *keys_[key_id]; }
 
   // --- Snapshot body codec (series_snapshot.cc).

@@ -248,6 +248,18 @@ std::string_view SeriesRegistry::TagValue(SeriesId id, std::string_view key) con
   return index_.TagValue(id, key);
 }
 
+void SeriesRegistry::TagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
+                                std::string_view* out) const {
+  std::vector<uint32_t> key_ids;
+  key_ids.reserve(keys.size());
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (const std::string& k : keys) key_ids.push_back(index_.FindKey(k).value_or(SeriesIndex::kNoKey));
+  }
+  // Runs and keysets of published series never change: read without the lock, as TagValue does.
+  index_.TagColumns(ids, key_ids, out);
+}
+
 Roaring SeriesRegistry::SeriesWithTag(std::string_view key, std::string_view value) const {
   std::shared_lock<std::shared_mutex> lock(mu_);
   const PostingList* p = index_.Postings(key, value);

@@ -85,6 +85,27 @@ TEST_F(SeriesRegistryTest, CreateLookupIdempotent) {
   EXPECT_EQ(reg->Find(HashSeriesKey(refs), refs), std::optional<SeriesId>(1));
 }
 
+// TagColumns agrees with TagValue for every series and key, across keysets (series with other
+// and fewer keys), keys some series lack and keys no series has.
+TEST_F(SeriesRegistryTest, TagColumnsAgreeWithTagValue) {
+  auto reg = OpenOrDie();
+  for (int i = 0; i < 6; ++i) Create(reg.get(), HostTags(i));
+  Create(reg.get(), {{"host", "lone"}});
+  Create(reg.get(), {{"dc", "dc9"}, {"host", "h9"}, {"os", "linux"}, {"rack", "r1"}});
+  Create(reg.get(), {});
+  const std::vector<std::string> keys = {"os", "nope", "host", "rack", "dc", "host"};
+  const std::vector<SeriesId> ids = {8, 0, 6, 7, 3, 3, 1};
+  std::vector<std::string_view> out(ids.size() * keys.size(), "unset");
+  reg->TagColumns(ids, keys, out.data());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+      EXPECT_EQ(out[i * keys.size() + k], reg->TagValue(ids[i], keys[k])) << "series " << ids[i] << " key " << keys[k];
+    }
+  }
+  EXPECT_EQ(out[3 * keys.size() + 3], "r1");
+  EXPECT_EQ(out[2 * keys.size() + 2], "lone");
+}
+
 TEST_F(SeriesRegistryTest, EmptyTagSetIsASeries) {
   auto reg = OpenOrDie();
   bool created;

@@ -123,6 +123,38 @@ bool LastValueCache::Get(SeriesId series, const TableSchema& schema, LastRow* ou
   return true;
 }
 
+void LastValueCache::GetColumns(std::span<const SeriesId> ids, std::span<const int> fields,
+                                const TableSchema& schema, LastValues* out) const {
+  const size_t n = ids.size();
+  const size_t nfields = fields.size();
+  bool strings = false;
+  for (int f : fields) strings |= f >= 0 && schema.fields()[f].type == ValueType::kString;
+  out->present.assign(n, 0);
+  out->times.assign(n, 0);
+  out->valid.assign(n * nfields, 0);
+  out->bits.assign(n * nfields, 0);
+  out->strings.resize(strings ? n * nfields : 0);
+  for (size_t i = 0; i < n; ++i) {
+    const SeriesId s = ids[i];
+    if (!Has(s)) continue;
+    out->present[i] = 1;
+    out->times[i] = times_[s];
+    for (size_t f = 0; f < nfields; ++f) {
+      const int c = fields[f];
+      if (c < 0 || static_cast<size_t>(c) >= columns_.size() || !columns_[c].valid.Test(s)) continue;
+      const size_t slot = i * nfields + f;
+      out->valid[slot] = 1;
+      const ValueType type = schema.fields()[c].type;
+      if (type == ValueType::kString) {
+        out->strings[slot] = columns_[c].strings[s];
+      } else {
+        const uint64_t bits = columns_[c].bits.Get(s);
+        out->bits[slot] = type == ValueType::kBool ? (bits != 0 ? 1 : 0) : bits;
+      }
+    }
+  }
+}
+
 void LastValueCache::Invalidate(SeriesId series) {
   if (!Has(series)) return;
   present_.Set(series, false);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ class LastValueCache {
                     const std::vector<std::string>& strings, const std::vector<uint8_t>& valid,
                     const TableSchema& schema);
   bool Get(SeriesId series, const TableSchema& schema, LastRow* out) const;
+  // The rows of `ids`, fields `fields` only (field indexes; -1 is never valid): see LastValues.
+  void GetColumns(std::span<const SeriesId> ids, std::span<const int> fields,
+                  const TableSchema& schema, LastValues* out) const;
   // Forgets rows of a series in [min_time, max_time] (after a delete the cache is rebuilt).
   void Invalidate(SeriesId series);
   bool Has(SeriesId series) const { return present_.Test(series); }

@@ -60,6 +60,39 @@ TEST_F(LastValueCacheTest, NewerReplacesSameTimeMergesOlderIsIgnored) {
   EXPECT_EQ(Row(3), "5 7 -");
 }
 
+// GetColumns gives what Get gives, for the requested fields only, in the requested order;
+// a series without rows, a field index of -1 and a field the row lacks are not valid.
+TEST_F(LastValueCacheTest, ColumnsOfSeveralSeriesAgreeWithRows) {
+  Offer(1, 10, 4, "x");
+  Offer(2, 20, std::nullopt, "y");
+  Offer(5, 30, -7, std::nullopt);
+  const std::vector<SeriesId> ids = {5, 0, 1, 2, 9};
+  const std::vector<int> fields = {1, -1, 0};
+  LastValues out;
+  cache_.GetColumns(ids, fields, schema_, &out);
+  ASSERT_EQ(out.present.size(), ids.size());
+  ASSERT_EQ(out.valid.size(), ids.size() * fields.size());
+  ASSERT_EQ(out.strings.size(), ids.size() * fields.size());
+  auto cell = [&](size_t i, size_t f) -> std::string {
+    const size_t slot = i * fields.size() + f;
+    if (!out.valid[slot]) return "-";
+    return fields[f] == 1 ? out.strings[slot] : std::to_string(static_cast<int64_t>(out.bits[slot]));
+  };
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!out.present[i]) {
+      EXPECT_EQ(Row(ids[i]), "none");
+      continue;
+    }
+    EXPECT_EQ(cell(i, 1), "-");
+    EXPECT_EQ(Row(ids[i]), std::to_string(out.times[i]) + " " + cell(i, 2) + " " + cell(i, 0)) << ids[i];
+  }
+  EXPECT_EQ(std::vector<uint8_t>(out.present.begin(), out.present.end()), (std::vector<uint8_t>{1, 0, 1, 1, 0}));
+  // Without string fields requested no strings are kept.
+  cache_.GetColumns(ids, std::vector<int>{0}, schema_, &out);
+  EXPECT_TRUE(out.strings.empty());
+  EXPECT_EQ(static_cast<int64_t>(out.bits[0]), -7);
+}
+
 TEST_F(LastValueCacheTest, TimesAtTheEndsOfInt64) {
   Offer(1, INT64_MIN, 1, std::nullopt);
   EXPECT_EQ(Row(1), std::to_string(INT64_MIN) + " 1 -");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -126,6 +127,16 @@ struct LastRow {
   std::string strings;
 };
 
+// The latest rows of several series, field by field (TableReader::LastValuesOf): slot
+// i * fields + f holds series i's value of the f-th requested field.
+struct LastValues {
+  std::vector<uint8_t> present;      // per series: it has a row
+  std::vector<int64_t> times;        // per series: the row's time
+  std::vector<uint8_t> valid;        // per slot: the row has the field
+  std::vector<uint64_t> bits;        // per slot: a numeric value (doubles bit-cast), bools 0/1
+  std::vector<std::string> strings;  // per slot when a requested field is a string, else empty
+};
+
 // A consistent view of one table at the moment it was opened. Thread-safe for concurrent Scans.
 class TableReader {
  public:
@@ -137,6 +148,10 @@ class TableReader {
   virtual TagSet SeriesTags(SeriesId id) const = 0;
   // Value of tag `key` for series `id`, empty if the series lacks that tag.
   virtual std::string_view SeriesTag(SeriesId id, std::string_view key) const = 0;
+  // Values of tags `keys` of each series of `ids`: out[i * keys.size() + k], empty where series
+  // i lacks key k. The same as SeriesTag per series and key, in one call.
+  virtual void SeriesTagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
+                                std::string_view* out) const = 0;
   // Ascending ids of the series with tag key=value (inverted index).
   virtual std::vector<SeriesId> SeriesWithTag(std::string_view key,
                                               std::string_view value) const = 0;
@@ -150,6 +165,10 @@ class TableReader {
   virtual Status CheckLastValues() const { return Status::OK(); }
   // The last-value cache. Returns false if the series has no rows.
   virtual bool LastRowOf(SeriesId id, LastRow* out) const = 0;
+  // The same for each series of `ids`, only fields `fields` (indexes among the table's fields;
+  // -1: none, never valid), in one visit of the cache.
+  virtual void LastValuesOf(std::span<const SeriesId> ids, std::span<const int> fields,
+                            LastValues* out) const = 0;
 
   virtual Status Scan(const ScanSpec& spec, ScanConsumer* consumer,
                       ScanMetrics* metrics) const = 0;

@@ -251,6 +251,11 @@ class TableSnapshot final : public TableReader {
     return table_->registry_->TagValue(id, key);
   }
 
+  void SeriesTagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
+                        std::string_view* out) const override {
+    table_->registry_->TagColumns(ids, keys, out);
+  }
+
   std::vector<SeriesId> SeriesWithTag(std::string_view key, std::string_view value) const override {
     std::vector<SeriesId> ids;
     table_->registry_->AppendSeriesWithTag(key, value, &ids);
@@ -291,6 +296,12 @@ class TableSnapshot final : public TableReader {
   bool LastRowOf(SeriesId id, LastRow* out) const override {
     std::shared_lock lock(table_->mu_);
     return table_->last_values_.Get(id, table_->schema_, out);
+  }
+
+  void LastValuesOf(std::span<const SeriesId> ids, std::span<const int> fields,
+                    LastValues* out) const override {
+    std::shared_lock lock(table_->mu_);
+    table_->last_values_.GetColumns(ids, fields, table_->schema_, out);
   }
 
   Status Scan(const ScanSpec& spec, ScanConsumer* consumer, ScanMetrics* metrics) const override;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <system_error>
 #include <thread>
 
@@ -11,18 +12,6 @@
 
 namespace gnomon::query {
 namespace {
-
-uint64_t BitsOf(const storage::FieldValue& fv, ValueType type) {
-  uint64_t bits = 0;
-  switch (type) {
-    case ValueType::kFloat64: std::memcpy(&bits, &fv.f64, 8); break;
-    case ValueType::kInt64: bits = static_cast<uint64_t>(fv.i64); break;
-    case ValueType::kUInt64: bits = fv.u64; break;
-    case ValueType::kBool: bits = fv.b ? 1 : 0; break;
-    default: break;
-  }
-  return bits;
-}
 
 // Takes the first valid row of a newest-first scan.
 class NewestConsumer final : public storage::ScanConsumer {
@@ -77,7 +66,7 @@ LastValueAggregateOperator::LastValueAggregateOperator(
       if (c.name == a.column.name) idx = field;
       ++field;
     }
-    field_index_.push_back(a.column.kind == ScanColumn::Kind::kField ? idx : -1);
+    fetch_fields_.push_back(a.column.kind == ScanColumn::Kind::kField ? idx : -1);
     agg_tag_.push_back(a.column.kind == ScanColumn::Kind::kTag ? static_cast<int>(tag_index(a.column.name)) : -1);
     if (a.column.kind == ScanColumn::Kind::kField && a.column.type == ValueType::kString) {
       has_string_fields_ = true;
@@ -165,55 +154,53 @@ uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags) {
 }
 
 Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_begin) {
+  // Steps of series, each one visit of the last-value cache and one of the registry.
+  constexpr size_t kStep = 128;
   const size_t naggs = aggs_.size();
   const size_t ntags = tags_.size();
-  storage::LastRow last;
-  std::vector<int> value_pos;  // per field id: its index in last.values, or -1
-  for (size_t s = begin; s < end; ++s) {
-    if ((s & 1023) == 0) GNOMON_RETURN_IF_ERROR(ctx_->Check());
-    const size_t i = s - block_begin;
-    const storage::SeriesId id = series_[s];
-    present_[i] = reader_->LastRowOf(id, &last);
-    if (!present_[i]) continue;
-    std::string_view* tags = &fetched_tags_[i * ntags];
-    for (size_t t = 0; t < ntags; ++t) tags[t] = reader_->SeriesTag(id, tags_[t]);
-    std::fill(value_pos.begin(), value_pos.end(), -1);
-    for (size_t v = 0; v < last.values.size(); ++v) {
-      const uint32_t f = last.values[v].field;
-      if (f >= value_pos.size()) value_pos.resize(f + 1, -1);
-      value_pos[f] = static_cast<int>(v);
-    }
-    Best* cand = &candidates_[i * naggs];
-    for (size_t a = 0; a < naggs; ++a) {
-      Best& c = cand[a];
-      c = Best{};
-      c.time = last.time;
-      const ScanColumn& col = aggs_[a].column;
-      switch (col.kind) {
-        case ScanColumn::Kind::kTime:
-          c.has = true;
-          c.bits = static_cast<uint64_t>(last.time);
-          break;
-        case ScanColumn::Kind::kTag:
-          c.tag_data = tags[agg_tag_[a]].data();
-          c.tag_size = static_cast<uint32_t>(tags[agg_tag_[a]].size());
-          c.has = c.tag_size != 0;  // a series without the tag gives nothing
-          break;
-        case ScanColumn::Kind::kField: {
-          const int f = field_index_[a];
-          const int pos = f >= 0 && static_cast<size_t>(f) < value_pos.size() ? value_pos[f] : -1;
-          if (pos < 0) {
-            c.scan = true;  // the newest row lacks this field: its newest value is further back
+  storage::LastValues last;
+  for (size_t step = begin; step < end; step += kStep) {
+    GNOMON_RETURN_IF_ERROR(ctx_->Check());
+    const size_t step_end = std::min(end, step + kStep);
+    const std::span<const storage::SeriesId> ids(series_.data() + step, step_end - step);
+    reader_->LastValuesOf(ids, fetch_fields_, &last);
+    reader_->SeriesTagColumns(ids, tags_, &fetched_tags_[(step - block_begin) * ntags]);
+    for (size_t s = step; s < step_end; ++s) {
+      const size_t i = s - block_begin;
+      const size_t j = s - step;
+      present_[i] = last.present[j];
+      if (!present_[i]) continue;
+      const std::string_view* tags = &fetched_tags_[i * ntags];
+      Best* cand = &candidates_[i * naggs];
+      for (size_t a = 0; a < naggs; ++a) {
+        Best& c = cand[a];
+        c = Best{};
+        c.time = last.times[j];
+        const ScanColumn& col = aggs_[a].column;
+        switch (col.kind) {
+          case ScanColumn::Kind::kTime:
+            c.has = true;
+            c.bits = static_cast<uint64_t>(c.time);
+            break;
+          case ScanColumn::Kind::kTag:
+            c.tag_data = tags[agg_tag_[a]].data();
+            c.tag_size = static_cast<uint32_t>(tags[agg_tag_[a]].size());
+            c.has = c.tag_size != 0;  // a series without the tag gives nothing
+            break;
+          case ScanColumn::Kind::kField: {
+            const size_t slot = j * naggs + a;
+            if (!last.valid[slot]) {
+              c.scan = true;  // the newest row lacks this field: its newest value is further back
+              break;
+            }
+            c.has = true;
+            if (col.type == ValueType::kString) {
+              candidate_strings_[i * naggs + a] = std::move(last.strings[slot]);
+            } else {
+              c.bits = last.bits[slot];
+            }
             break;
           }
-          c.has = true;
-          const storage::FieldValue& fv = last.values[pos];
-          if (col.type == ValueType::kString) {
-            candidate_strings_[i * naggs + a].assign(last.strings, fv.str.offset, fv.str.length);
-          } else {
-            c.bits = BitsOf(fv, col.type);
-          }
-          break;
         }
       }
     }
@@ -353,31 +340,43 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
   for (size_t c = 0; c < schema_.size(); ++c) {
     InitVector(&chunk->columns[c], schema_[c].type, chunk->rows);
   }
-  // Group by group (the order best_ is stored in), appending to every column.
-  for (size_t g = begin; g < end; ++g) {
-    const size_t row = g - begin;
-    for (size_t k = 0; k < nkeys; ++k) {
-      Vector& v = chunk->columns[k];
-      const std::string_view tag = group_keys_[g * nkeys + k];
-      v.str.emplace_back(tag);
-      MarkValidAt(&v, row, !tag.empty());
-    }
-    const Best* best = &best_[g * naggs];
-    for (size_t a = 0; a < naggs; ++a) {
-      const Best& st = best[a];
-      Vector& v = chunk->columns[nkeys + a];
-      switch (v.type) {
-        case ValueType::kFloat64: {
+  // Column by column: one type dispatch per column, and each column written in one pass.
+  auto set_validity = [&](Vector* v, auto&& valid_at) {
+    bool all = true;
+    for (size_t g = begin; g < end && all; ++g) all = valid_at(g);
+    if (all) return;  // no validity bytes: every row holds a value
+    v->validity.resize(chunk->rows);
+    for (size_t g = begin; g < end; ++g) v->validity[g - begin] = valid_at(g) ? 1 : 0;
+  };
+  for (size_t k = 0; k < nkeys; ++k) {
+    Vector& v = chunk->columns[k];
+    for (size_t g = begin; g < end; ++g) v.str.emplace_back(group_keys_[g * nkeys + k]);
+    set_validity(&v, [&](size_t g) { return !group_keys_[g * nkeys + k].empty(); });
+  }
+  for (size_t a = 0; a < naggs; ++a) {
+    Vector& v = chunk->columns[nkeys + a];
+    auto best = [&](size_t g) -> const Best& { return best_[g * naggs + a]; };
+    switch (v.type) {
+      case ValueType::kFloat64:
+        for (size_t g = begin; g < end; ++g) {
           double d = 0;
-          if (st.has) std::memcpy(&d, &st.bits, 8);
+          if (best(g).has) std::memcpy(&d, &best(g).bits, 8);
           v.f64.push_back(d);
-          break;
         }
-        case ValueType::kInt64:
-        case ValueType::kTimestamp: v.i64.push_back(st.has ? static_cast<int64_t>(st.bits) : 0); break;
-        case ValueType::kUInt64: v.u64.push_back(st.has ? st.bits : 0); break;
-        case ValueType::kBool: v.b.push_back(st.has && st.bits != 0 ? 1 : 0); break;
-        case ValueType::kString:
+        break;
+      case ValueType::kInt64:
+      case ValueType::kTimestamp:
+        for (size_t g = begin; g < end; ++g) v.i64.push_back(best(g).has ? static_cast<int64_t>(best(g).bits) : 0);
+        break;
+      case ValueType::kUInt64:
+        for (size_t g = begin; g < end; ++g) v.u64.push_back(best(g).has ? best(g).bits : 0);
+        break;
+      case ValueType::kBool:
+        for (size_t g = begin; g < end; ++g) v.b.push_back(best(g).has && best(g).bits != 0 ? 1 : 0);
+        break;
+      case ValueType::kString:
+        for (size_t g = begin; g < end; ++g) {
+          const Best& st = best(g);
           if (!st.has) {
             v.str.emplace_back();
           } else if (aggs_[a].column.kind == ScanColumn::Kind::kTag) {
@@ -385,11 +384,11 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
           } else {
             v.str.push_back(std::move(best_strings_[g * naggs + a]));  // each group is emitted once
           }
-          break;
-        default: break;
-      }
-      MarkValidAt(&v, row, st.has);
+        }
+        break;
+      default: break;
     }
+    set_validity(&v, [&](size_t g) { return best(g).has; });
   }
   emitted_ = end;
   *done = emitted_ >= groups_;

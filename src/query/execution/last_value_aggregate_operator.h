@@ -71,7 +71,8 @@ class LastValueAggregateOperator final : public Operator {
   std::vector<storage::SeriesId> series_;
   std::vector<LastValueAggregate> aggs_;
   ExecutionContext* ctx_;
-  std::vector<int> field_index_;  // per aggregate: index among the table's fields, or -1
+  // Per aggregate: the index among the table's fields of its argument, or -1 (not a field).
+  std::vector<int> fetch_fields_;
   // Every tag the query reads (group keys and tag arguments), each once: one registry lookup per
   // series and tag. Views into the registry stay valid while the reader lives.
   std::vector<std::string> tags_;
