@@ -4,14 +4,11 @@
 // API's JSON (what a client waits for). `build/bench/last_point_bench`.
 #include <benchmark/benchmark.h>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 
+#include "bench/bench_engine.h"
 #include "src/query/query_engine.h"
 #include "src/server/api/result_writer.h"
 #include "src/storage/engine.h"
@@ -26,17 +23,10 @@ constexpr const char* kFields[10] = {"usage_user", "usage_system", "usage_idle",
 constexpr const char* kRegions[3] = {"us-east-1", "eu-central-1", "ap-southeast-2"};
 
 struct Fixture {
-  std::string dir;
-  std::unique_ptr<storage::Engine> engine;
+  bench::TempEngine engine{"gnomon-lastpoint-bench"};
   std::unique_ptr<QueryEngine> queries;
 
   Fixture() {
-    dir = (std::filesystem::temp_directory_path() / ("gnomon-lastpoint-bench-" + std::to_string(getpid()))).string();
-    std::filesystem::remove_all(dir);
-    storage::EngineOptions options;
-    options.data_dir = dir;
-    options.background_work = false;
-    engine = std::move(storage::Engine::Open(options)).value();
     storage::WriteBatch batch("db");
     storage::TableBatch* t = batch.Table("cpu");
     for (int h = 0; h < kHosts; ++h) {
@@ -57,17 +47,8 @@ struct Fixture {
         }
       }
     }
-    auto written = engine->Write(batch, {});
-    if (!written.ok()) {
-      std::fprintf(stderr, "cannot write the fixture: %s\n", written.status().ToString().c_str());
-      std::abort();
-    }
+    engine.WriteOrDie(batch);
     queries = QueryEngine::Create(engine.get(), QueryEngineOptions{});
-  }
-  ~Fixture() {
-    queries.reset();
-    engine.reset();
-    std::filesystem::remove_all(dir);
   }
 };
 

@@ -4,11 +4,10 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 
+#include "bench/bench_engine.h"
 #include "src/query/parser/parser.h"
 #include "src/query/query_compiler.h"
 #include "src/storage/engine.h"
@@ -21,16 +20,9 @@ constexpr const char* kFields[10] = {"usage_user", "usage_system", "usage_idle",
                                      "usage_irq", "usage_softirq", "usage_steal", "usage_guest", "usage_guest_nice"};
 
 struct Fixture {
-  std::string dir;
-  std::unique_ptr<storage::Engine> engine;
+  bench::TempEngine engine{"gnomon-compile-bench"};
 
   Fixture() {
-    dir = (std::filesystem::temp_directory_path() / ("gnomon-compile-bench-" + std::to_string(getpid()))).string();
-    std::filesystem::remove_all(dir);
-    storage::EngineOptions options;
-    options.data_dir = dir;
-    options.background_work = false;
-    engine = std::move(storage::Engine::Open(options)).value();
     storage::WriteBatch batch("db");
     storage::TableBatch* t = batch.Table("cpu");
     for (int h = 0; h < 100; ++h) {
@@ -49,15 +41,7 @@ struct Fixture {
         t->AddInt(id, h);
       }
     }
-    auto written = engine->Write(batch, {});
-    if (!written.ok()) {
-      std::fprintf(stderr, "cannot write the fixture: %s\n", written.status().ToString().c_str());
-      std::abort();
-    }
-  }
-  ~Fixture() {
-    engine.reset();
-    std::filesystem::remove_all(dir);
+    engine.WriteOrDie(batch);
   }
 };
 
