@@ -4,14 +4,13 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
+#include <functional>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
 
 #include "src/base/time_util.h"
-#include "src/bench/bounded_queue.h"
+#include "src/bench/async_http_client.h"
 #include "src/bench/http_client.h"
 #include "src/bench/json_writer.h"
 #include "src/bench/url.h"
@@ -21,8 +20,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Indices of queries to run.
-using IndexChannel = BoundedQueue<size_t>;
+// One TSBS worker: a connection and the request body in flight.
+struct Worker {
+  Worker(EventLoop* loop, const Url& url) : client(loop, url) {}
+  AsyncHttpClient client;
+  std::string body;
+};
 
 // The statistics collector: every result passes through Record() under one lock.
 class Collector {
@@ -118,7 +121,10 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
   QueryRunResult result;
   result.start_unix_ns = NowNanos();
   Clock::time_point start = Clock::now();
-  IndexChannel channel(static_cast<size_t>(config.workers));
+  // Workers take the next query's index from one counter: file order, as TSBS's channel hands
+  // them out.
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
   Collector collector(config, &result);
   std::mutex error_mu;
   Status error;
@@ -127,40 +133,45 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
       std::lock_guard lock(error_mu);
       if (error.ok()) error = std::move(s);
     }
-    channel.Abort();
+    failed.store(true);
   };
 
-  std::vector<std::thread> workers;
+  // The workers' connections, spread over one event loop per core (at most one per worker).
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::unique_ptr<EventLoop>> loops(static_cast<size_t>(std::min(config.workers, cores)));
+  for (auto& loop : loops) loop = std::make_unique<EventLoop>();
+  std::vector<std::unique_ptr<Worker>> workers;
   for (int w = 0; w < config.workers; ++w) {
-    workers.emplace_back([&] {
-      HttpClient client(url);
-      while (std::optional<size_t> index = channel.Pop()) {
-        const QueryRecord& query = queries[*index];
-        std::string body = SqlRequestBody(query.text);
-        HttpRequest request;
-        request.method = "POST";
-        request.target = target;
-        request.body = body;
-        request.content_type = "application/x-www-form-urlencoded";
-        Clock::time_point sent = Clock::now();
-        Result<HttpResponse> response = client.Send(request);
-        double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
-        std::string what = "query " + std::to_string(query.number) + " (" + query.label + ")";
-        if (!response.ok()) return fail(response.status().WithContext(what));
-        if (Status s = ExpectSuccess(what + ": POST " + target, *response); !s.ok()) {
-          return fail(s);
-        }
-        collector.Record(query, ms, response->body);
-        client.Recycle(std::move(response->body));
-      }
+    workers.push_back(std::make_unique<Worker>(loops[static_cast<size_t>(w) % loops.size()].get(), url));
+  }
+  // Each worker's closed loop: take the next query, send it, record its answer, repeat.
+  std::function<void(Worker*)> next_query = [&](Worker* worker) {
+    size_t index;
+    if (failed.load(std::memory_order_relaxed) || (index = next.fetch_add(1)) >= total) return;
+    const QueryRecord& query = queries[index];
+    worker->body = SqlRequestBody(query.text);
+    HttpRequest request;
+    request.method = "POST";
+    request.target = target;
+    request.body = worker->body;
+    request.content_type = "application/x-www-form-urlencoded";
+    const Clock::time_point sent = Clock::now();
+    worker->client.Send(request, [&, worker, q = &query, sent](Status status, HttpResponse* response) {
+      const QueryRecord& query = *q;
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
+      auto what = [&] { return "query " + std::to_string(query.number) + " (" + query.label + ")"; };
+      if (!status.ok()) return fail(status.WithContext(what()));
+      if (!response->ok()) return fail(ExpectSuccess(what() + ": POST " + target, *response));
+      collector.Record(query, ms, response->body);
+      worker->client.Recycle(std::move(response->body));
+      next_query(worker);
     });
-  }
-  for (size_t i = 0; i < total; ++i) {
-    size_t item = i;
-    if (!channel.Push(std::move(item))) break;
-  }
-  channel.Finish();
-  for (std::thread& t : workers) t.join();
+  };
+  for (auto& worker : workers) next_query(worker.get());
+  std::vector<std::thread> threads;
+  for (size_t l = 1; l < loops.size(); ++l) threads.emplace_back([&, l] { loops[l]->Run(); });
+  loops[0]->Run();
+  for (std::thread& t : threads) t.join();
   result.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   result.end_unix_ns = NowNanos();
   if (!error.ok()) return error;

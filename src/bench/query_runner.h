@@ -1,6 +1,7 @@
 // `gnomon bench run-queries`: TSBS's query runner (spec section 9) against Gnomon's SQL endpoint.
-// The calling thread feeds queries through a channel of capacity `workers` to `workers` threads,
-// each with one kept-alive connection, running a closed loop. Each query is sent as
+// `workers` closed loops, each with one kept-alive connection, take the file's queries in order;
+// their connections run on one event loop per core (AsyncHttpClient), as TSBS's goroutines run
+// on Go's network poller. Each query is sent as
 // `POST /v1/sql?db=NAME` with form body `sql=<urlencoded>`; its latency runs from just before the
 // request is sent until the last byte of the answer is read. A non-2xx answer aborts the run.
 #pragma once

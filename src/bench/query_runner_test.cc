@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <set>
 
 #include "src/bench/fake_http_server.h"
 #include "src/bench/json_value.h"
@@ -95,6 +96,33 @@ TEST(QueryRunnerTest, BurnInMaxQueriesAndWorkers) {
 
   config.burn_in = 31;
   EXPECT_FALSE(RunQueries(config, queries).ok());  // burn-in larger than limit
+}
+
+TEST(QueryRunnerTest, ManyWorkersSendEveryQueryOnce) {
+  FakeSql fake;
+  FakeHttpServer server([&](const FakeRequest& r) { return fake.Handle(r); });
+  std::vector<QueryRecord> queries = RealQueries("lastpoint");
+  for (const char* type : {"high-cpu-all", "double-groupby-1", "single-groupby-1-1-1"}) {
+    std::vector<QueryRecord> more = RealQueries(type);
+    queries.insert(queries.end(), more.begin(), more.end());
+  }
+  QueryRunConfig config;
+  config.url = server.url();
+  config.workers = 50;  // more connections than queries per type, spread over the event loops
+  auto result = RunQueries(config, queries);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->measured, queries.size());
+  std::multiset<std::string> sent(fake.sql.begin(), fake.sql.end()), expected;
+  for (const QueryRecord& q : queries) expected.insert(q.text);
+  EXPECT_EQ(sent, expected);
+  EXPECT_EQ(server.connections(), 50);
+
+  fake.sql.clear();
+  fake.fail_on = 30;  // a failure stops every worker and names its query
+  auto failed = RunQueries(config, queries);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("HTTP 400"), std::string::npos) << failed.status().ToString();
+  EXPECT_LT(fake.sql.size(), queries.size());
 }
 
 TEST(QueryRunnerTest, Non2xxAbortsTheRun) {

@@ -1,0 +1,162 @@
+#include "src/bench/async_http_client.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+#include <optional>
+
+namespace gnomon::bench {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using ErrorCode = boost::system::error_code;
+
+struct EventLoop::Impl {
+  asio::io_context io{1};  // one thread runs it: no locking between handlers
+};
+
+EventLoop::EventLoop() : impl_(std::make_unique<Impl>()) {}
+EventLoop::~EventLoop() = default;
+
+void EventLoop::Run() {
+  impl_->io.run();
+  impl_->io.restart();  // a later Run() serves new exchanges
+}
+
+struct AsyncHttpClient::Impl {
+  Impl(AsyncHttpClient* owner, asio::io_context& io, Url url)
+      : owner(owner), socket(io), url(std::move(url)) {
+    buffer.reserve(64 << 10);  // see HttpClient: big reads, few recv calls
+  }
+
+  void Start() {
+    retried = false;
+    if (connected) return Write(/*reused=*/true);
+    Connect();
+  }
+
+  void Connect() {
+    ErrorCode ec;
+    if (socket.is_open()) socket.close(ec);
+    buffer.clear();
+    connected = false;
+    if (endpoints.empty()) {
+      tcp::resolver resolver(socket.get_executor());
+      endpoints = resolver.resolve(url.host, url.port, ec);
+      if (ec) return Finish(Status::IOError("resolve " + url.host + ":" + url.port + ": " + ec.message()));
+    }
+    asio::async_connect(socket, endpoints, [this](ErrorCode err, const tcp::endpoint&) {
+      if (err) return Finish(Status::IOError("connect " + url.host + ":" + url.port + ": " + err.message()));
+      ErrorCode ignored;
+      socket.set_option(tcp::no_delay(true), ignored);  // small requests must not wait for Nagle
+      connected = true;
+      ++owner->connects_;
+      Write(/*reused=*/false);
+    });
+  }
+
+  void Write(bool reused) {
+    target = url.base_path + std::string(request.target);
+    message = {};
+    message.method(request.method == "GET"      ? http::verb::get
+                   : request.method == "DELETE" ? http::verb::delete_
+                                                : http::verb::post);
+    message.target(target);
+    message.version(11);
+    message.set(http::field::host, url.host + ":" + url.port);
+    message.set(http::field::user_agent, "gnomon-bench");
+    if (!request.content_type.empty()) message.set(http::field::content_type, request.content_type);
+    if (!request.content_encoding.empty()) message.set(http::field::content_encoding, request.content_encoding);
+    if (!request.authorization.empty()) message.set(http::field::authorization, request.authorization);
+    message.body() = boost::span<const char>(request.body.data(), request.body.size());
+    if (message.method() == http::verb::post || !request.body.empty()) message.prepare_payload();
+    message.keep_alive(true);
+    http::async_write(socket, message, [this, reused](ErrorCode ec, size_t) {
+      if (ec) return Failed("send", ec, reused);
+      ReadHead(reused);
+    });
+  }
+
+  void ReadHead(bool reused) {
+    parser.emplace();
+    parser->body_limit(boost::none);  // answers (e.g. lastpoint over many hosts) can be large
+    owner->spare_body_.clear();
+    parser->get().body().swap(owner->spare_body_);
+    http::async_read_header(socket, buffer, *parser, [this, reused](ErrorCode ec, size_t) {
+      if (ec) return Failed("read answer to", ec, reused);
+      http::async_read(socket, buffer, *parser, [this](ErrorCode err, size_t) {
+        if (err) return Failed("read body of answer to", err, /*may_retry=*/false);
+        auto& res = parser->get();
+        response.status = static_cast<int>(res.result_int());
+        response.content_type = std::string(res[http::field::content_type]);
+        response.body = std::move(res.body());
+        if (!res.keep_alive()) {
+          ErrorCode ignored;
+          socket.close(ignored);
+          connected = false;
+        }
+        Finish(Status::OK());
+      });
+    });
+  }
+
+  // A failed step. A reused connection that fails before any byte of the answer arrived may
+  // have been closed by the server while idle: reconnect and send once more.
+  void Failed(const char* what, ErrorCode ec, bool may_retry) {
+    connected = false;
+    if (may_retry && !retried) {
+      retried = true;
+      return Connect();
+    }
+    Finish(Status::IOError(std::string(what) + " " + std::string(request.method) + " " + target + ": " +
+                           ec.message()));
+  }
+
+  void Finish(Status status) {
+    if (!status.ok()) {
+      ErrorCode ignored;
+      socket.close(ignored);
+      connected = false;
+    }
+    Done d = std::move(done);  // the callback may start the next exchange
+    done = nullptr;
+    d(std::move(status), &response);
+  }
+
+  AsyncHttpClient* owner;
+  tcp::socket socket;
+  Url url;
+  tcp::resolver::results_type endpoints;
+  boost::beast::flat_buffer buffer;
+  bool connected = false;
+  bool retried = false;
+  HttpRequest request;
+  Done done;
+  std::string target;
+  http::request<http::span_body<const char>> message;
+  std::optional<http::response_parser<http::string_body>> parser;
+  HttpResponse response;
+};
+
+AsyncHttpClient::AsyncHttpClient(EventLoop* loop, Url url)
+    : impl_(std::make_unique<Impl>(this, loop->impl_->io, std::move(url))) {}
+
+AsyncHttpClient::~AsyncHttpClient() {
+  ErrorCode ignored;
+  if (impl_->socket.is_open()) {
+    impl_->socket.shutdown(tcp::socket::shutdown_both, ignored);
+    impl_->socket.close(ignored);
+  }
+}
+
+void AsyncHttpClient::Send(const HttpRequest& request, Done done) {
+  impl_->request = request;
+  impl_->done = std::move(done);
+  impl_->Start();
+}
+
+}  // namespace gnomon::bench
