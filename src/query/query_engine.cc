@@ -1,8 +1,10 @@
 #include "src/query/query_engine.h"
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
+#include "src/base/task_pool.h"
 #include "src/base/time_util.h"
 #include "src/query/execution/basic_operators.h"
 #include "src/query/execution/grouped_aggregate_operator.h"
@@ -71,13 +73,18 @@ class QueryEngineImpl final : public QueryEngine {
     if (options_.worker_threads <= 0) {
       options_.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     }
+    // Helpers for operators' parallel work; the thread running a query is the other one.
+    pool_ = std::make_unique<TaskPool>(options_.worker_threads - 1);
   }
+
+  TaskPool* pool() override { return pool_.get(); }
 
   Status Execute(std::string_view sql, const QueryOptions& options, ResultSink* sink) override {
     auto start = std::chrono::steady_clock::now();
     GNOMON_ASSIGN_OR_RETURN(auto statement, ParseSql(sql));
     ExecutionContext ctx;
     ctx.threads = options_.worker_threads;
+    ctx.pool = pool_.get();
     int64_t timeout = options.timeout_ms >= 0 ? options.timeout_ms : options_.default_timeout_ms;
     if (timeout > 0) ctx.deadline = start + std::chrono::milliseconds(timeout);
     ctx.memory_limit = options.memory_limit_bytes >= 0 ? static_cast<size_t>(options.memory_limit_bytes)
@@ -288,6 +295,7 @@ class QueryEngineImpl final : public QueryEngine {
 
   storage::Engine* storage_;
   QueryEngineOptions options_;
+  std::unique_ptr<TaskPool> pool_;
 };
 
 }  // namespace

@@ -12,6 +12,10 @@
 #include "src/query/result.h"
 #include "src/storage/engine.h"
 
+namespace gnomon {
+class TaskPool;
+}
+
 namespace gnomon::query {
 
 struct QueryEngineOptions {
@@ -42,6 +46,10 @@ class QueryEngine {
   // max_result_rows).
   // If an error happens after sink->Begin, the sink is not ended; the caller reports the error.
   virtual Status Execute(std::string_view sql, const QueryOptions& options, ResultSink* sink) = 0;
+
+  // The long-lived helper threads its operators split work over (worker_threads - 1 of them),
+  // lent to callers for work beside a query, such as rendering a large answer in halves.
+  virtual TaskPool* pool() = 0;
 };
 
 }  // namespace gnomon::query

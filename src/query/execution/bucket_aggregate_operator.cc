@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <thread>
 #include <type_traits>
 
 namespace gnomon::query {
@@ -567,10 +566,7 @@ Status BucketAggregateOperator::Aggregate(int64_t min_time, int64_t max_time) {
         }
       }
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < nthreads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
+    ctx_->ParallelFor(nthreads, work);
   };
 
   slot_of_group_.clear();

@@ -4,8 +4,6 @@
 #include <cstring>
 #include <memory>
 #include <span>
-#include <system_error>
-#include <thread>
 
 #include "src/base/hash.h"
 #include "src/storage/engine.h"
@@ -154,14 +152,12 @@ uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags) {
 }
 
 Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_begin) {
-  // Steps of series, each one visit of the last-value cache and one of the registry.
-  constexpr size_t kStep = 128;
   const size_t naggs = aggs_.size();
   const size_t ntags = tags_.size();
   storage::LastValues last;
-  for (size_t step = begin; step < end; step += kStep) {
+  for (size_t step = begin; step < end; step += kFetchStep) {
     GNOMON_RETURN_IF_ERROR(ctx_->Check());
-    const size_t step_end = std::min(end, step + kStep);
+    const size_t step_end = std::min(end, step + kFetchStep);
     const std::span<const storage::SeriesId> ids(series_.data() + step, step_end - step);
     reader_->LastValuesOf(ids, fetch_fields_, &last);
     reader_->SeriesTagColumns(ids, tags_, &fetched_tags_[(step - block_begin) * ntags]);
@@ -208,53 +204,23 @@ Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_
   return Status::OK();
 }
 
-namespace {
-
-// A block's fetch shared by this thread and a helper: both take steps of series from `next`.
-// The helper only joins in if it starts before this thread has finished its share; otherwise it
-// is cancelled and nobody waits for it (a busy machine may not schedule it for a while).
-struct FetchShare {
-  enum State : int { kIdle, kRunning, kDone, kCancelled };
-  std::atomic<size_t> next{0};
-  size_t end = 0;
-  std::atomic<int> state{kIdle};
-  Status status;  // the helper's, valid once state is kDone
-};
-
-}  // namespace
-
 Status LastValueAggregateOperator::FetchShared(size_t begin, size_t end) {
-  constexpr size_t kStep = 128;
-  auto share = std::make_shared<FetchShare>();
-  share->next = begin;
-  share->end = end;
-  auto take_steps = [this, begin](FetchShare& sh) -> Status {
-    while (true) {
-      const size_t i = sh.next.fetch_add(kStep);
-      if (i >= sh.end) return Status::OK();
-      GNOMON_RETURN_IF_ERROR(Fetch(i, std::min(sh.end, i + kStep), begin));
+  // Both slots take steps of series from one counter: a helper that starts late finds fewer
+  // (or none) left, and this thread never waits for one that has not started.
+  std::atomic<size_t> next{begin};
+  Status statuses[2];
+  ctx_->ParallelFor(2, [&](int slot) {
+    for (size_t i; (i = next.fetch_add(kFetchStep)) < end;) {
+      Status s = Fetch(i, std::min(end, i + kFetchStep), begin);
+      if (!s.ok()) {
+        statuses[slot] = std::move(s);
+        next.store(end);
+        return;
+      }
     }
-  };
-  try {
-    std::thread([share, take_steps]() mutable {
-      int expected = FetchShare::kIdle;
-      if (!share->state.compare_exchange_strong(expected, FetchShare::kRunning)) return;
-      share->status = take_steps(*share);
-      share->state.store(FetchShare::kDone);
-      share->state.notify_all();
-    }).detach();
-  } catch (const std::system_error&) {
-    // No helper to be had: this thread takes every step.
-  }
-  Status mine = take_steps(*share);
-  int expected = FetchShare::kIdle;
-  if (!share->state.compare_exchange_strong(expected, FetchShare::kCancelled)) {
-    // The helper is fetching (into this operator's buffers): wait for its last step.
-    int state;
-    while ((state = share->state.load()) != FetchShare::kDone) share->state.wait(state);
-    GNOMON_RETURN_IF_ERROR(share->status);
-  }
-  return mine;
+  });
+  GNOMON_RETURN_IF_ERROR(statuses[0]);
+  return statuses[1];
 }
 
 Status LastValueAggregateOperator::Compute() {

@@ -60,8 +60,11 @@ class LastValueAggregateOperator final : public Operator {
   // Reads the cached rows and tags of series_[begin, end) into the block buffers (index
   // s - block_begin). Safe to run on disjoint ranges concurrently.
   Status Fetch(size_t begin, size_t end, size_t block_begin);
-  // Fetch of the block [begin, end) by this thread and, when it starts in time, a helper thread.
+  // Fetch of the block [begin, end) by this thread and, when one is free, a helper of the
+  // engine's pool.
   Status FetchShared(size_t begin, size_t end);
+  // Series per visit of the last-value cache and of the registry (one lock each).
+  static constexpr size_t kFetchStep = 128;
   // Newest non-null value of field column `column` in series `id`, with its time; false if none.
   Status NewestValue(storage::SeriesId id, const ScanColumn& column, uint64_t* bits,
                      std::string* str, int64_t* time, bool* found);

@@ -2,7 +2,14 @@
 
 #include <cstdio>
 
+#include "src/base/task_pool.h"
+
 namespace gnomon::query {
+
+void ExecutionContext::ParallelFor(int width, const std::function<void(int)>& body) const {
+  if (pool != nullptr) return pool->ParallelFor(width, body);
+  for (int slot = 0; slot < width; ++slot) body(slot);
+}
 
 Status Operator::Next(Chunk* chunk, bool* done) {
   auto start = std::chrono::steady_clock::now();

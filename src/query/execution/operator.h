@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "src/base/status.h"
 #include "src/query/execution/value.h"
 #include "src/query/result.h"
+
+namespace gnomon {
+class TaskPool;
+}
 
 namespace gnomon::query {
 
@@ -23,7 +28,13 @@ struct ExecutionContext {
   std::atomic<size_t> memory_used{0};  // Reserve may be called from an operator's own threads
   // Threads an operator may use for its own work (the query engine's worker_threads).
   int threads = 1;
+  // The engine's long-lived helpers for that work; nullptr: the operator's thread does it all.
+  TaskPool* pool = nullptr;
   QueryStats stats;
+
+  // Runs body(slot) for every slot in [0, width) on this thread and the pool's free helpers
+  // (TaskPool::ParallelFor); returns when all have returned.
+  void ParallelFor(int width, const std::function<void(int)>& body) const;
 
   // Timeout when the deadline passed.
   Status Check() const {

@@ -5,8 +5,8 @@
 namespace gnomon::server::api {
 
 ResultStream::ResultStream(ResultFormat format, EpochUnit epoch, http::ChunkSink* out,
-                           ResultStreamLimits limits)
-    : writer_(format, epoch, &buffer_), out_(out), limits_(limits) {}
+                           ResultStreamLimits limits, TaskPool* pool)
+    : writer_(format, epoch, &buffer_, pool), out_(out), limits_(limits) {}
 
 Status ResultStream::Begin(const std::vector<query::ResultColumn>& columns) {
   GNOMON_RETURN_IF_ERROR(writer_.Begin(columns));

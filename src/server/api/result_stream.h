@@ -22,8 +22,9 @@ struct ResultStreamLimits {
 class ResultStream final : public query::ResultSink {
  public:
   // `out` must outlive this object.
+  // `pool`: see ResultWriter.
   ResultStream(ResultFormat format, EpochUnit epoch, http::ChunkSink* out,
-               ResultStreamLimits limits = {});
+               ResultStreamLimits limits = {}, TaskPool* pool = nullptr);
 
   // A non-OK return is ChunkSink::Write's (the client has gone, or HEAD): the query must stop.
   Status Begin(const std::vector<query::ResultColumn>& columns) override;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "src/base/double_format.h"
+#include "src/base/task_pool.h"
 #include "src/base/time_util.h"
 #include "src/server/http/json_writer.h"
 
@@ -235,22 +236,25 @@ size_t ResultWriter::FixedRowBound(const query::ResultChunk& chunk) const {
 }
 
 Status ResultWriter::Chunk(const query::ResultChunk& chunk) {
-  // A large chunk renders in two halves at once: the second on a helper thread, into its own
-  // buffer, by a writer that continues where the first half ends (rows so far, so the JSON row
-  // separators come out the same). Rendering is most of the work of a big answer.
+  // A large chunk renders in two halves at once: the second on a pool thread if one is free, into
+  // its own buffer, by a writer that continues where the first half ends (rows so far, so the
+  // JSON row separators come out the same). Rendering is most of the work of a big answer.
   constexpr size_t kParallelRows = 1024;
-  if (chunk.rows >= kParallelRows) {
-    if (helper_ == nullptr) {  // the thread, writer and buffer serve every later large chunk
-      helper_thread_ = std::make_unique<HelperThread>();
+  if (chunk.rows >= kParallelRows && pool_ != nullptr && pool_->threads() > 0) {
+    if (helper_ == nullptr) {  // the writer and its buffer serve every later large chunk
       helper_ = std::unique_ptr<ResultWriter>(new ResultWriter(format_, epoch_, &helper_text_));
       helper_->begun_ = true;
     }
     const size_t half = chunk.rows / 2;
     helper_text_.clear();
     helper_->rows_ = rows_ + half;
-    helper_thread_->Post([&] { helper_->RenderRows(chunk, half, chunk.rows); });
-    RenderRows(chunk, 0, half);
-    helper_thread_->Wait();
+    pool_->ParallelFor(2, [&](int slot) {
+      if (slot == 0) {
+        RenderRows(chunk, 0, half);
+      } else {
+        helper_->RenderRows(chunk, half, chunk.rows);
+      }
+    });
     out_->append(helper_text_);
     rows_ += chunk.rows - half;
     return Status::OK();

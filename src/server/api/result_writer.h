@@ -5,15 +5,18 @@
 // Rows are rendered into a scratch buffer with room checked per row and per string (no per-byte
 // appends): integers with std::to_chars, floats with FormatDouble (std::to_chars' bytes, faster),
 // strings copied whole unless they need escaping, timestamps with the calendar date computed once
-// per day. Large chunks render in two halves at once, the second on a helper thread.
+// per day. Large chunks render in two halves at once when given a TaskPool (the query engine's).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "src/base/helper_thread.h"
 #include "src/query/result.h"
+
+namespace gnomon {
+class TaskPool;
+}
 
 namespace gnomon::server::api {
 
@@ -23,8 +26,9 @@ enum class EpochUnit { kNone, kNanosecond, kMicrosecond, kMillisecond, kSecond }
 
 class ResultWriter : public query::ResultSink {
  public:
-  ResultWriter(ResultFormat format, EpochUnit epoch, std::string* out)
-      : format_(format), epoch_(epoch), out_(out) {}
+  // `pool`: where the second half of a large chunk renders; nullptr renders every row here.
+  ResultWriter(ResultFormat format, EpochUnit epoch, std::string* out, TaskPool* pool = nullptr)
+      : format_(format), epoch_(epoch), out_(out), pool_(pool) {}
 
   Status Begin(const std::vector<query::ResultColumn>& columns) override;
   Status Chunk(const query::ResultChunk& chunk) override;
@@ -46,6 +50,7 @@ class ResultWriter : public query::ResultSink {
   ResultFormat format_;
   EpochUnit epoch_;
   std::string* out_;
+  TaskPool* pool_;
   std::vector<query::ResultColumn> columns_;
   bool begun_ = false;
   uint64_t rows_ = 0;
@@ -55,10 +60,9 @@ class ResultWriter : public query::ResultSink {
   // RFC 3339 date text of the last day rendered ("2023-06-11"), reused by later timestamps.
   int64_t cached_day_ = INT64_MIN;
   char day_text_[10];
-  // Large chunks: the second half renders on helper_thread_, by helper_ into helper_text_.
+  // Large chunks: the second half renders by helper_ into helper_text_.
   std::string helper_text_;
   std::unique_ptr<ResultWriter> helper_;
-  std::unique_ptr<HelperThread> helper_thread_;
 };
 
 // Renders `nanos` exactly as AppendRfc3339 does, at p (room for 40 bytes); returns the end.

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "src/base/task_pool.h"
 #include "src/base/time_util.h"
 #include "src/server/http/json_writer.h"
 
@@ -164,24 +165,27 @@ TEST(ResultWriterTest, MatchesCellByCellRendering) {
       {"time", ValueType::kTimestamp}, {"s", ValueType::kString}, {"i", ValueType::kInt64},
       {"f", ValueType::kFloat64},      {"u", ValueType::kUInt64}, {"b", ValueType::kBool},
       {"n", ValueType::kNull},         {"s2", ValueType::kString}};
-  for (ResultFormat format : {ResultFormat::kJson, ResultFormat::kCsv}) {
-    for (EpochUnit epoch : {EpochUnit::kNone, EpochUnit::kNanosecond, EpochUnit::kMicrosecond,
-                            EpochUnit::kMillisecond, EpochUnit::kSecond}) {
-      const bool json = format == ResultFormat::kJson;
-      std::string out;
-      ResultWriter writer(format, epoch, &out);
-      ASSERT_TRUE(writer.Begin(columns).ok());
-      const size_t header = out.size();
-      std::string expected;
-      // Chunk sizes around the writer's internal block size, and chunks large enough to render
-      // in two halves at once (1,024 rows and up, odd and even, first chunk and later ones).
-      for (size_t rows : {0, 1, 255, 256, 257, 700, 3, 1024, 2049, 1500}) {
-        ResultChunk chunk = RandomChunk(rng, columns, rows);
-        expected += ReferenceRows(chunk, json, epoch, writer.rows() == 0);
-        ASSERT_TRUE(writer.Chunk(chunk).ok());
+  TaskPool two_halves(1);
+  for (TaskPool* pool : {static_cast<TaskPool*>(nullptr), &two_halves}) {
+    for (ResultFormat format : {ResultFormat::kJson, ResultFormat::kCsv}) {
+      for (EpochUnit epoch : {EpochUnit::kNone, EpochUnit::kNanosecond, EpochUnit::kMicrosecond,
+                              EpochUnit::kMillisecond, EpochUnit::kSecond}) {
+        const bool json = format == ResultFormat::kJson;
+        std::string out;
+        ResultWriter writer(format, epoch, &out, pool);
+        ASSERT_TRUE(writer.Begin(columns).ok());
+        const size_t header = out.size();
+        std::string expected;
+        // Chunk sizes around the writer's internal block size, and chunks large enough to render
+        // in two halves at once (1,024 rows and up, odd and even, first chunk and later ones).
+        for (size_t rows : {0, 1, 255, 256, 257, 700, 3, 1024, 2049, 1500}) {
+          ResultChunk chunk = RandomChunk(rng, columns, rows);
+          expected += ReferenceRows(chunk, json, epoch, writer.rows() == 0);
+          ASSERT_TRUE(writer.Chunk(chunk).ok());
+        }
+        EXPECT_EQ(out.substr(header), expected);
+        EXPECT_EQ(writer.rows(), 0u + 1 + 255 + 256 + 257 + 700 + 3 + 1024 + 2049 + 1500);
       }
-      EXPECT_EQ(out.substr(header), expected);
-      EXPECT_EQ(writer.rows(), 0u + 1 + 255 + 256 + 257 + 700 + 3 + 1024 + 2049 + 1500);
     }
   }
 }
@@ -191,7 +195,8 @@ TEST(ResultWriterTest, FirstChunkLargeEnoughToRenderInHalves) {
   std::mt19937_64 rng(11);
   const std::vector<ResultColumn> columns = {{"time", ValueType::kTimestamp}, {"i", ValueType::kInt64}};
   std::string out;
-  ResultWriter writer(ResultFormat::kJson, EpochUnit::kNone, &out);
+  TaskPool pool(1);
+  ResultWriter writer(ResultFormat::kJson, EpochUnit::kNone, &out, &pool);
   ASSERT_TRUE(writer.Begin(columns).ok());
   const size_t header = out.size();
   ResultChunk chunk = RandomChunk(rng, columns, 3000);

@@ -91,7 +91,7 @@ SqlHandler MakeSqlEndpoint(query::QueryEngine* engine, ResultStreamLimits limits
                       "");
     response->stream = [engine, limits, sql = std::move(sql), options, format, epoch](
                            http::Response* response, http::ChunkSink* out) -> Status {
-      ResultStream result(format, epoch, out, limits);
+      ResultStream result(format, epoch, out, limits, engine->pool());
       Status s = engine->Execute(sql, options, &result);
       if (!result.streaming()) {
         if (!s.ok()) {

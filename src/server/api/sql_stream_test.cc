@@ -87,6 +87,8 @@ class ObservedEngine final : public query::QueryEngine {
  public:
   explicit ObservedEngine(query::QueryEngine* real) : real_(real) {}
 
+  TaskPool* pool() override { return real_->pool(); }
+
   Status Execute(std::string_view sql, const query::QueryOptions& options,
                  query::ResultSink* sink) override {
     CountingSink counting(sink, fail_after_rows.load());
