@@ -8,6 +8,8 @@
 
 #include <optional>
 
+#include "src/bench/beast_message.h"
+
 namespace gnomon::bench {
 
 namespace asio = boost::asio;
@@ -61,20 +63,7 @@ struct AsyncHttpClient::Impl {
 
   void Write(bool reused) {
     target = url.base_path + std::string(request.target);
-    message = {};
-    message.method(request.method == "GET"      ? http::verb::get
-                   : request.method == "DELETE" ? http::verb::delete_
-                                                : http::verb::post);
-    message.target(target);
-    message.version(11);
-    message.set(http::field::host, url.host + ":" + url.port);
-    message.set(http::field::user_agent, "gnomon-bench");
-    if (!request.content_type.empty()) message.set(http::field::content_type, request.content_type);
-    if (!request.content_encoding.empty()) message.set(http::field::content_encoding, request.content_encoding);
-    if (!request.authorization.empty()) message.set(http::field::authorization, request.authorization);
-    message.body() = boost::span<const char>(request.body.data(), request.body.size());
-    if (message.method() == http::verb::post || !request.body.empty()) message.prepare_payload();
-    message.keep_alive(true);
+    BuildBeastRequest(url, request, target, &message);
     http::async_write(socket, message, [this, reused](ErrorCode ec, size_t) {
       if (ec) return Failed("send", ec, reused);
       ReadHead(reused);
@@ -82,19 +71,14 @@ struct AsyncHttpClient::Impl {
   }
 
   void ReadHead(bool reused) {
-    parser.emplace();
-    parser->body_limit(boost::none);  // answers (e.g. lastpoint over many hosts) can be large
-    owner->spare_body_.clear();
-    parser->get().body().swap(owner->spare_body_);
+    ResetAnswerParser(&owner->spare_body_, &parser);
     http::async_read_header(socket, buffer, *parser, [this, reused](ErrorCode ec, size_t) {
       if (ec) return Failed("read answer to", ec, reused);
       http::async_read(socket, buffer, *parser, [this](ErrorCode err, size_t) {
         if (err) return Failed("read body of answer to", err, /*may_retry=*/false);
-        auto& res = parser->get();
-        response.status = static_cast<int>(res.result_int());
-        response.content_type = std::string(res[http::field::content_type]);
-        response.body = std::move(res.body());
-        if (!res.keep_alive()) {
+        const bool keep_alive = parser->get().keep_alive();
+        TakeAnswer(&*parser, &response);
+        if (!keep_alive) {
           ErrorCode ignored;
           socket.close(ignored);
           connected = false;
@@ -137,8 +121,8 @@ struct AsyncHttpClient::Impl {
   HttpRequest request;
   Done done;
   std::string target;
-  http::request<http::span_body<const char>> message;
-  std::optional<http::response_parser<http::string_body>> parser;
+  BeastRequest message;
+  std::optional<BeastResponseParser> parser;
   HttpResponse response;
 };
 

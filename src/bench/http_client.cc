@@ -6,6 +6,10 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include <optional>
+
+#include "src/bench/beast_message.h"
+
 namespace gnomon::bench {
 
 namespace asio = boost::asio;
@@ -54,47 +58,29 @@ Status HttpClient::SendOnce(const HttpRequest& request, HttpResponse* response,
                             bool* nothing_received) {
   *nothing_received = true;
   std::string target = url_.base_path + std::string(request.target);
-  http::request<http::span_body<const char>> req;
-  req.method(request.method == "GET"      ? http::verb::get
-             : request.method == "DELETE" ? http::verb::delete_
-                                          : http::verb::post);
-  req.target(target);
-  req.version(11);
-  req.set(http::field::host, url_.host + ":" + url_.port);
-  req.set(http::field::user_agent, "gnomon-bench");
-  if (!request.content_type.empty()) req.set(http::field::content_type, request.content_type);
-  if (!request.content_encoding.empty()) {
-    req.set(http::field::content_encoding, request.content_encoding);
-  }
-  if (!request.authorization.empty()) req.set(http::field::authorization, request.authorization);
-  req.body() = boost::span<const char>(request.body.data(), request.body.size());
-  if (req.method() == http::verb::post || !request.body.empty()) req.prepare_payload();
-  req.keep_alive(true);
+  BeastRequest req;
+  BuildBeastRequest(url_, request, target, &req);
 
   boost::system::error_code ec;
   http::write(impl_->socket, req, ec);
   if (ec) return Status::IOError("send " + std::string(request.method) + " " + target + ": " + ec.message());
 
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(boost::none);  // answers (e.g. lastpoint over many hosts) can be large
-  spare_body_.clear();
-  parser.get().body().swap(spare_body_);
-  http::read_header(impl_->socket, impl_->buffer, parser, ec);
+  std::optional<BeastResponseParser> parser;
+  ResetAnswerParser(&spare_body_, &parser);
+  http::read_header(impl_->socket, impl_->buffer, *parser, ec);
   if (ec) {
     return Status::IOError("read answer to " + std::string(request.method) + " " + target + ": " +
                            ec.message());
   }
   *nothing_received = false;
-  http::read(impl_->socket, impl_->buffer, parser, ec);
+  http::read(impl_->socket, impl_->buffer, *parser, ec);
   if (ec) {
     return Status::IOError("read body of answer to " + std::string(request.method) + " " + target +
                            ": " + ec.message());
   }
-  auto& res = parser.get();
-  response->status = static_cast<int>(res.result_int());
-  response->content_type = std::string(res[http::field::content_type]);
-  response->body = std::move(res.body());
-  if (!res.keep_alive()) {
+  const bool keep_alive = parser->get().keep_alive();
+  TakeAnswer(&*parser, response);
+  if (!keep_alive) {
     impl_->socket.close(ec);
     impl_->connected = false;
   }
