@@ -117,12 +117,14 @@ TEST(QueryRunnerTest, ManyWorkersSendEveryQueryOnce) {
   EXPECT_EQ(sent, expected);
   EXPECT_EQ(server.connections(), 50);
 
+  // A failure ends the run with its query's error (how many others were already under way
+  // when it arrived is up to the scheduler: Non2xxAbortsTheRun checks the count with one worker).
   fake.sql.clear();
-  fake.fail_on = 30;  // a failure stops every worker and names its query
+  fake.fail_on = 30;
   auto failed = RunQueries(config, queries);
   ASSERT_FALSE(failed.ok());
   EXPECT_NE(failed.status().message().find("HTTP 400"), std::string::npos) << failed.status().ToString();
-  EXPECT_LT(fake.sql.size(), queries.size());
+  EXPECT_NE(failed.status().message().find("unknown column"), std::string::npos);
 }
 
 TEST(QueryRunnerTest, Non2xxAbortsTheRun) {
