@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -156,6 +157,27 @@ void AppendHuffmanStream(const HuffmanCode& code, std::string_view bytes, std::s
   BitWriter w(out);
   for (unsigned char c : bytes) w.Write(code.codes[c], code.lengths[c]);
   w.Flush();
+}
+
+size_t HuffmanCompressedSizeLowerBound(std::string_view in) {
+  GNOMON_CHECK(!in.empty());
+  std::array<uint32_t, 256> counts{};
+  for (unsigned char c : in) ++counts[c];
+  // Entropy in bits: n log2 n - sum c log2 c. Rounded down (a little below the exact value, so
+  // that floating-point error cannot lift it above any real code's length).
+  const double n = static_cast<double>(in.size());
+  double bits = n * std::log2(n);
+  size_t symbols = 0;
+  for (uint32_t c : counts) {
+    if (c == 0) continue;
+    ++symbols;
+    bits -= c * std::log2(static_cast<double>(c));
+  }
+  const double safe_bits = std::max(0.0, bits * (1 - 1e-9) - 1);
+  const size_t stream_bytes = static_cast<size_t>(std::ceil(safe_bits / 8));
+  // Table: a count byte and (symbol, length) pairs; then kStreams - 1 stream lengths of at least a
+  // byte each.
+  return 1 + 2 * symbols + (kStreams - 1) + stream_bytes;
 }
 
 void HuffmanCompress(std::string_view in, std::string* out) {

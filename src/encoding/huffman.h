@@ -30,6 +30,11 @@ inline constexpr int kHuffmanMaxCodeLength = 12;
 // Appends the stored form of `in` (REQUIRES: non-empty) to *out.
 void HuffmanCompress(std::string_view in, std::string* out);
 
+// A lower bound of the bytes HuffmanCompress appends for `in` (REQUIRES: non-empty): its code table
+// and stream lengths exactly, and no code shorter than the bytes' entropy (Shannon's bound). A
+// trial compression can skip building the code when even this would not pay.
+size_t HuffmanCompressedSizeLowerBound(std::string_view in);
+
 // Decodes exactly raw_len bytes into out[0..raw_len) from `stored`, which must be consumed exactly.
 Status HuffmanDecompress(std::string_view stored, size_t raw_len, char* out);
 

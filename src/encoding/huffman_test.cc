@@ -123,6 +123,37 @@ TEST(HuffmanTest, TruncationAndBadTablesAreCorruption) {
   EXPECT_TRUE(HuffmanDecompress(too_long, 1, out.data()).IsCorruption());
 }
 
+TEST(HuffmanTest, SizeLowerBoundNeverExceedsTheStoredSize) {
+  // Shapes where the bound is tight (one symbol, two equal ones, uniform bytes) and loose
+  // (skewed, length-limited), at sizes around the four streams' split.
+  std::mt19937_64 rng(3);
+  for (size_t n : {1, 2, 3, 4, 5, 7, 64, 255, 1000, 4096, 20000}) {
+    for (int shape = 0; shape < 5; ++shape) {
+      std::string in(n, '\0');
+      std::geometric_distribution<int> skewed(0.3);
+      for (size_t i = 0; i < n; ++i) {
+        switch (shape) {
+          case 0: in[i] = 'a'; break;
+          case 1: in[i] = static_cast<char>(i % 2); break;
+          case 2: in[i] = static_cast<char>(rng()); break;
+          case 3: in[i] = static_cast<char>(std::min(skewed(rng), 255)); break;
+          default: in[i] = static_cast<char>(i % 256); break;
+        }
+      }
+      std::string stored;
+      HuffmanCompress(in, &stored);
+      EXPECT_LE(HuffmanCompressedSizeLowerBound(in), stored.size()) << n << " " << shape;
+    }
+  }
+}
+
+RC_GTEST_PROP(HuffmanProperty, SizeLowerBoundHolds, (const std::string& in)) {
+  RC_PRE(!in.empty());
+  std::string stored;
+  HuffmanCompress(in, &stored);
+  RC_ASSERT(HuffmanCompressedSizeLowerBound(in) <= stored.size());
+}
+
 RC_GTEST_PROP(HuffmanProperty, RoundTrips, (const std::string& in)) {
   RC_PRE(!in.empty());
   std::string stored;
