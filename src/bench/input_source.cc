@@ -50,6 +50,14 @@ class FdSource : public ByteSource {
   std::string_view Contents() const override {
     return map_ == nullptr ? std::string_view() : std::string_view(map_, size_);
   }
+  void Release(uint64_t end) override {
+    const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    end = std::min(end, size_) / page * page;
+    if (map_ == nullptr || end <= released_) return;
+    ::madvise(const_cast<char*>(map_) + released_, end - released_, MADV_DONTNEED);
+    ::posix_fadvise(fd_, static_cast<off_t>(released_), static_cast<off_t>(end - released_), POSIX_FADV_DONTNEED);
+    released_ = end;
+  }
 
   Status Close() override {
     Status s;
@@ -78,6 +86,7 @@ class FdSource : public ByteSource {
   pid_t child_;
   uint64_t position_ = 0;
   const char* map_ = nullptr;
+  uint64_t released_ = 0;  // Contents() before this was given back (page-aligned)
 };
 
 class GzipSource : public ByteSource {

@@ -27,6 +27,10 @@ class ByteSource {
   // so that readers can take views instead of copies; empty otherwise (then use Read). Valid
   // until Close(). Reading it does not move Read's position.
   virtual std::string_view Contents() const { return {}; }
+  // Contents() before `end` is no longer needed soon: the source may drop it from memory and from
+  // the page cache (reading it again still works, from the disk). A load of a file larger than
+  // memory otherwise fills the page cache with it and evicts what the server being measured needs.
+  virtual void Release(uint64_t end) { (void)end; }
 };
 
 // Picks the reader by name: "-" is stdin, "*.gz" gzip, "*.xz" xz, anything else plain.

@@ -237,8 +237,12 @@ Status ScanStream(const LoadConfig& config, ByteSource* source, Shared* shared, 
 // Cuts batches from a source already in memory (a mapped file) as views into it: the input is
 // neither read into a buffer nor copied into batch bodies. The requests are the same as
 // ScanStream's.
-Status ScanContents(const LoadConfig& config, std::string_view contents, Shared* shared,
-                    LoadStats* stats) {
+Status ScanContents(const LoadConfig& config, ByteSource* source, Shared* shared, LoadStats* stats) {
+  const std::string_view contents = source->Contents();
+  // The file's bytes this far behind the scanner are sent: the queue holds `workers` batches
+  // and each worker one more, a few MB each (a batch still being sent would only read its pages
+  // back from the disk).
+  constexpr uint64_t kReleaseLag = 256 << 20;
   auto push = [&](std::string_view body, const LineCounts& counts) {
     if (shared->failed.load()) return Status::Aborted("load aborted");
     ++stats->batches;
@@ -246,8 +250,9 @@ Status ScanContents(const LoadConfig& config, std::string_view contents, Shared*
     queued.view = body;
     queued.is_view = true;
     queued.counts = counts;
-    shared->disk_position.store(body.data() + body.size() - contents.data(),
-                                std::memory_order_relaxed);
+    const uint64_t position = static_cast<uint64_t>(body.data() + body.size() - contents.data());
+    shared->disk_position.store(position, std::memory_order_relaxed);
+    if (position > kReleaseLag) source->Release(position - kReleaseLag);
     if (!shared->queue.Push(std::move(queued))) return Status::Aborted("load aborted");
     return Status::OK();
   };
@@ -362,9 +367,8 @@ Result<LoadStats> RunLoad(const LoadConfig& config, ByteSource* source) {
   }
   Monitor monitor(config, &shared, source->SizeOnDisk(), start);
 
-  const std::string_view contents = source->Contents();
-  Status scan_status = contents.empty() ? ScanStream(config, source, &shared, &stats)
-                                        : ScanContents(config, contents, &shared, &stats);
+  Status scan_status = source->Contents().empty() ? ScanStream(config, source, &shared, &stats)
+                                                  : ScanContents(config, source, &shared, &stats);
   if (!scan_status.ok() && !shared.failed.load()) shared.Fail(scan_status);
   shared.queue.Finish();
   for (std::thread& t : workers) t.join();
