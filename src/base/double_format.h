@@ -10,9 +10,10 @@ namespace gnomon {
 
 // Most characters FormatDouble writes ("-2.2250738585072014e-308").
 inline constexpr int kMaxDoubleChars = 24;
-// Room FormatDouble needs at its destination: it stores whole words, and bytes past the end it
-// returns may be overwritten.
-inline constexpr int kDoubleFormatRoom = 32;
+// Room FormatDouble needs at its destination: it writes there directly with fixed-size copies of
+// up to 24 bytes (the last may start at byte 19), and bytes past the end it returns may be
+// overwritten.
+inline constexpr int kDoubleFormatRoom = 48;
 
 // Writes `value` at p (room for kDoubleFormatRoom) and returns the end of its text. NaN and
 // infinities are written as std::to_chars writes them ("nan", "inf", "-inf").

@@ -14,7 +14,7 @@ namespace {
 
 // Longest renderings of the fixed-size cell types.
 constexpr size_t kIntBound = 20;     // -9223372036854775808
-constexpr size_t kDoubleBound = 32;  // shortest round-trip form is at most 24; "-Infinity" 9
+constexpr size_t kDoubleBound = kDoubleFormatRoom;  // text of at most 24 ("-Infinity" 9), written in place
 constexpr size_t kTimeBound = 48;    // quoted RFC 3339 (years beyond 9999 included)
 
 // Bytes a JSON string may copy verbatim: printable ASCII other than '"' and '\\'.
