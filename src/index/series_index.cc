@@ -167,7 +167,7 @@ std::string_view SeriesIndex::TagValue(SeriesId id, std::string_view key) const 
 }
 
 void SeriesIndex::TagColumns(std::span<const SeriesId> ids, std::span<const uint32_t> key_ids,
-                             std::string_view* out) const {
+                             std::string_view* out, uint32_t* value_ids) const {
   const size_t nkeys = key_ids.size();
   // A table's series share a few keysets, mostly one: the keys' places in the keyset of the
   // previous series usually serve the next.
@@ -192,6 +192,10 @@ void SeriesIndex::TagColumns(std::span<const SeriesId> ids, std::span<const uint
     std::string_view* row = out + i * nkeys;
     for (size_t k = 0; k < nkeys; ++k) {
       row[k] = place[k] < 0 ? std::string_view() : keys_[key_ids[k]]->Value(values[place[k]]);
+    }
+    if (value_ids != nullptr) {
+      uint32_t* row_ids = value_ids + i * nkeys;
+      for (size_t k = 0; k < nkeys; ++k) row_ids[k] = place[k] < 0 ? kNoValue : values[place[k]];
     }
   }
 }

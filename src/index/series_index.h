@@ -106,10 +106,13 @@ class SeriesIndex {
   std::string_view TagValue(SeriesId id, std::string_view key) const;
   // The values of keys `key_ids` (FindKey's ids; kNoKey for a key no series has) of every series
   // of `ids`, row by row: out[i * key_ids.size() + k], empty where series i lacks key k. Finds
-  // each key's place once per keyset, not by name per series and key as TagValue does.
+  // each key's place once per keyset, not by name per series and key as TagValue does. With
+  // `value_ids`, also each value's id among its key's values at the same place (equal ids: equal
+  // values), kNoValue where the series lacks the key.
   static constexpr uint32_t kNoKey = UINT32_MAX;
+  static constexpr uint32_t kNoValue = UINT32_MAX;
   void TagColumns(std::span<const SeriesId> ids, std::span<const uint32_t> key_ids,
-                  std::string_view* out) const;
+                  std::string_view* out, uint32_t* value_ids = nullptr) const;
   const TagKey& key(uint32_t key_id) const { return *keys_[key_id]; }
 
   // --- Snapshot body codec (series_snapshot.cc).

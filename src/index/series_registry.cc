@@ -249,7 +249,7 @@ std::string_view SeriesRegistry::TagValue(SeriesId id, std::string_view key) con
 }
 
 void SeriesRegistry::TagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
-                                std::string_view* out) const {
+                                std::string_view* out, uint32_t* value_ids) const {
   std::vector<uint32_t> key_ids;
   key_ids.reserve(keys.size());
   {
@@ -257,7 +257,7 @@ void SeriesRegistry::TagColumns(std::span<const SeriesId> ids, std::span<const s
     for (const std::string& k : keys) key_ids.push_back(index_.FindKey(k).value_or(SeriesIndex::kNoKey));
   }
   // Runs and keysets of published series never change: read without the lock, as TagValue does.
-  index_.TagColumns(ids, key_ids, out);
+  index_.TagColumns(ids, key_ids, out, value_ids);
 }
 
 Roaring SeriesRegistry::SeriesWithTag(std::string_view key, std::string_view value) const {

@@ -85,9 +85,10 @@ class SeriesRegistry {
   // REQUIRES: id < size().
   std::string_view TagValue(SeriesId id, std::string_view key) const;
   // The values of tags `keys` of every series of `ids`: out[i * keys.size() + k], empty where
-  // series i lacks key k (SeriesIndex::TagColumns). REQUIRES: every id < size().
+  // series i lacks key k, and with `value_ids` the values' ids (SeriesIndex::TagColumns).
+  // REQUIRES: every id < size().
   void TagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
-                  std::string_view* out) const;
+                  std::string_view* out, uint32_t* value_ids = nullptr) const;
 
   // Inverted index, kept in step with GetOrCreate: the series with tag key=value.
   Roaring SeriesWithTag(std::string_view key, std::string_view value) const;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,6 +105,41 @@ TEST_F(SeriesRegistryTest, TagColumnsAgreeWithTagValue) {
   }
   EXPECT_EQ(out[3 * keys.size() + 3], "r1");
   EXPECT_EQ(out[2 * keys.size() + 2], "lone");
+}
+
+// With value ids: within a key, two series' ids are equal exactly when their values are, and
+// kNoValue marks a missing key, for ids of one to three bytes (more than 65,536 hosts).
+TEST_F(SeriesRegistryTest, TagColumnsValueIdsMatchValues) {
+  auto reg = OpenOrDie();
+  constexpr int kHosts = 70000;
+  for (int i = 0; i < kHosts; ++i) {
+    Create(reg.get(), {{"dc", "dc" + std::to_string(i % 3)}, {"host", "h" + std::to_string(i)}});
+  }
+  Create(reg.get(), {{"host", "h5"}, {"os", "linux"}});  // a second series with host h5, no dc
+  const std::vector<std::string> keys = {"host", "dc", "os"};
+  std::vector<SeriesId> ids;
+  for (SeriesId id = 0; id <= kHosts; id += 1 + id / 16) ids.push_back(id);
+  ids.push_back(kHosts);
+  std::vector<std::string_view> out(ids.size() * keys.size());
+  std::vector<uint32_t> value_ids(ids.size() * keys.size());
+  reg->TagColumns(ids, keys, out.data(), value_ids.data());
+  for (size_t k = 0; k < keys.size(); ++k) {
+    std::map<std::string_view, uint32_t> id_of;
+    std::map<uint32_t, std::string_view> value_of;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const std::string_view v = out[i * keys.size() + k];
+      const uint32_t id = value_ids[i * keys.size() + k];
+      EXPECT_EQ(v, reg->TagValue(ids[i], keys[k]));
+      if (v.empty()) {
+        EXPECT_EQ(id, SeriesIndex::kNoValue) << "series " << ids[i] << " key " << keys[k];
+        continue;
+      }
+      ASSERT_NE(id, SeriesIndex::kNoValue);
+      EXPECT_EQ(id_of.emplace(v, id).first->second, id) << v;
+      EXPECT_EQ(value_of.emplace(id, v).first->second, v) << id;
+    }
+  }
+  EXPECT_EQ(value_ids[(ids.size() - 1) * keys.size()], value_ids[5 * keys.size()]);  // both h5
 }
 
 TEST_F(SeriesRegistryTest, EmptyTagSetIsASeries) {

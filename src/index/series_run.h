@@ -60,9 +60,7 @@ class SeriesRun {
     const uint8_t partial = codes[i / 4] & static_cast<uint8_t>((1u << (2 * (i % 4))) - 1);
     offset += CodeSum(partial);
     const size_t width = ((codes[i / 4] >> (2 * (i % 4))) & 3) + 1;
-    uint32_t value = 0;
-    std::memcpy(&value, run + offset, width);
-    return value;
+    return Load(run + offset, width);
   }
 
   // Reads a run's values in order, each in O(1).
@@ -71,8 +69,7 @@ class SeriesRun {
     Reader(const uint8_t* run, size_t n) : codes_(run + kHeader), next_(run + kHeader + CodeBytes(n)) {}
     uint32_t Next() {
       const size_t width = ((codes_[i_ / 4] >> (2 * (i_ % 4))) & 3) + 1;
-      uint32_t value = 0;
-      std::memcpy(&value, next_, width);
+      const uint32_t value = Load(next_, width);
       next_ += width;
       ++i_;
       return value;
@@ -88,6 +85,22 @@ class SeriesRun {
   static constexpr size_t kHeader = sizeof(uint32_t);
 
   static size_t CodeBytes(size_t n) { return (n + 3) / 4; }
+  // A value id of `width` bytes at p, by fixed-size loads: a variable-length memcpy into a zeroed
+  // word compiles to byte stores that the next load of the word must wait for (a failed
+  // store-to-load forward; half of the registry's tag-column reads).
+  static uint32_t Load(const uint8_t* p, size_t width) {
+    uint16_t low;
+    switch (width) {
+      case 1: return p[0];
+      case 2: std::memcpy(&low, p, 2); return low;
+      case 3: std::memcpy(&low, p, 2); return low | static_cast<uint32_t>(p[2]) << 16;
+      default: {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+      }
+    }
+  }
   static size_t WidthOf(uint32_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (1u << 24) ? 3 : 4; }
   // The sum of the four 2-bit codes of a byte.
   static size_t CodeSum(uint8_t b) {

@@ -149,9 +149,12 @@ class TableReader {
   // Value of tag `key` for series `id`, empty if the series lacks that tag.
   virtual std::string_view SeriesTag(SeriesId id, std::string_view key) const = 0;
   // Values of tags `keys` of each series of `ids`: out[i * keys.size() + k], empty where series
-  // i lacks key k. The same as SeriesTag per series and key, in one call.
+  // i lacks key k. The same as SeriesTag per series and key, in one call. With `value_ids`, also
+  // an id per value at the same places: within one key, equal ids exactly when equal values
+  // (grouping by ids needs no string hashing); kNoTagValue where the series lacks the key.
+  static constexpr uint32_t kNoTagValue = UINT32_MAX;
   virtual void SeriesTagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
-                                std::string_view* out) const = 0;
+                                std::string_view* out, uint32_t* value_ids = nullptr) const = 0;
   // Ascending ids of the series with tag key=value (inverted index).
   virtual std::vector<SeriesId> SeriesWithTag(std::string_view key,
                                               std::string_view value) const = 0;

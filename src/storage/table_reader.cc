@@ -252,8 +252,9 @@ class TableSnapshot final : public TableReader {
   }
 
   void SeriesTagColumns(std::span<const SeriesId> ids, std::span<const std::string> keys,
-                        std::string_view* out) const override {
-    table_->registry_->TagColumns(ids, keys, out);
+                        std::string_view* out, uint32_t* value_ids) const override {
+    static_assert(kNoTagValue == index::SeriesIndex::kNoValue);
+    table_->registry_->TagColumns(ids, keys, out, value_ids);
   }
 
   std::vector<SeriesId> SeriesWithTag(std::string_view key, std::string_view value) const override {

@@ -90,29 +90,29 @@ Status LastValueAggregateOperator::NewestValue(storage::SeriesId id, const ScanC
   return Status::OK();
 }
 
-uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags) {
+uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags, const uint32_t* value_ids) {
   const uint32_t next = static_cast<uint32_t>(groups_);
   uint32_t group = next;
-  if (key_tag_.empty()) {
+  const size_t nkeys = key_tag_.size();
+  if (nkeys == 0) {
     group = 0;
-  } else if (key_tag_.size() == 1 && tags[key_tag_[0]].empty()) {
-    if (null_key_group_ == UINT32_MAX) null_key_group_ = next;
-    group = null_key_group_;
-  } else {
-    std::string_view key;
-    if (key_tag_.size() == 1) {
-      key = tags[key_tag_[0]];
-    } else {
-      key_buffer_.clear();
-      for (size_t k : key_tag_) {
-        std::string_view v = tags[k];
-        // A length prefix keeps ("a,b", "c") apart from ("a", "b,c"); -1 marks a missing tag.
-        const int32_t len = v.empty() ? -1 : static_cast<int32_t>(v.size());
-        key_buffer_.append(reinterpret_cast<const char*>(&len), sizeof(len));
-        key_buffer_.append(v);
+  } else if (nkeys == 1) {
+    const uint32_t id = value_ids[key_tag_[0]];
+    uint32_t* slot = &null_key_group_;
+    if (id != storage::TableReader::kNoTagValue) {
+      if (id >= group_of_value_.size()) {
+        group_of_value_.resize(std::max<size_t>(id + 1, 2 * group_of_value_.size()), UINT32_MAX);
       }
-      key = key_buffer_;
+      slot = &group_of_value_[id];
     }
+    if (*slot == UINT32_MAX) *slot = next;
+    group = *slot;
+  } else {
+    // A missing tag's kNoTagValue is never a value id: the ids alone tell the groups apart.
+    key_scratch_.resize(nkeys);
+    const uint32_t* ids = key_scratch_.data();
+    for (size_t k = 0; k < nkeys; ++k) key_scratch_[k] = value_ids[key_tag_[k]];
+    const size_t key_bytes = nkeys * sizeof(uint32_t);
     if (2 * (groups_ + 1) > slots_.size()) {
       // Keep the load at most 1/2: rehash into twice the slots.
       std::vector<Slot> old(std::max<size_t>(64, 2 * slots_.size()));
@@ -124,22 +124,19 @@ uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags) {
         slots_[i] = s;
       }
     }
-    const uint64_t hash = Hash64(key);
+    const uint64_t hash = Hash64(std::string_view(reinterpret_cast<const char*>(ids), key_bytes));
     size_t i = hash & (slots_.size() - 1);
     for (;; i = (i + 1) & (slots_.size() - 1)) {
       const Slot& s = slots_[i];
       if (s.group == UINT32_MAX) break;
-      if (s.hash != hash) continue;
-      const std::string_view existing =
-          key_tag_.size() == 1 ? group_keys_[s.group] : std::string_view(encoded_keys_[s.group]);
-      if (existing == key) {
+      if (s.hash == hash && std::memcmp(&encoded_keys_[s.group * nkeys], ids, key_bytes) == 0) {
         group = s.group;
         break;
       }
     }
     if (group == next) {
       slots_[i] = Slot{hash, next};
-      if (key_tag_.size() > 1) encoded_keys_.emplace_back(key);
+      encoded_keys_.insert(encoded_keys_.end(), ids, ids + nkeys);
     }
   }
   if (group == next) {
@@ -160,7 +157,8 @@ Status LastValueAggregateOperator::Fetch(size_t begin, size_t end, size_t block_
     const size_t step_end = std::min(end, step + kFetchStep);
     const std::span<const storage::SeriesId> ids(series_.data() + step, step_end - step);
     reader_->LastValuesOf(ids, fetch_fields_, &last);
-    reader_->SeriesTagColumns(ids, tags_, &fetched_tags_[(step - block_begin) * ntags]);
+    reader_->SeriesTagColumns(ids, tags_, &fetched_tags_[(step - block_begin) * ntags],
+                              &fetched_value_ids_[(step - block_begin) * ntags]);
     for (size_t s = step; s < step_end; ++s) {
       const size_t i = s - block_begin;
       const size_t j = s - step;
@@ -231,12 +229,15 @@ Status LastValueAggregateOperator::Compute() {
   // (address space only until touched) saves regrowing and copying the states.
   if (!key_tag_.empty()) best_.reserve(std::min<size_t>(series_.size(), 1 << 16) * naggs);
   // Blocks of series: first each series' cached row and tags are fetched (in two halves on two
-  // threads when allowed), then merged into the groups in series order.
-  constexpr size_t kBlock = 1024;
+  // threads when allowed), then merged into the groups in series order. A block holds a fleet of
+  // a few thousand hosts whole (one hand-off to a helper, whose wake-up costs as much as fetching
+  // a thousand series), and its buffers stay at a few MB at any series count.
+  constexpr size_t kBlock = 4096;
   constexpr size_t kMinParallel = 512;
   const size_t block = std::min(kBlock, series_.size());
   present_.resize(block);
   fetched_tags_.resize(block * ntags);
+  fetched_value_ids_.resize(block * ntags);
   candidates_.resize(block * naggs);
   if (has_string_fields_) candidate_strings_.resize(block * naggs);
   for (size_t b = 0; b < series_.size(); b += kBlock) {
@@ -250,7 +251,7 @@ Status LastValueAggregateOperator::Compute() {
       const size_t i = s - b;
       if (!present_[i]) continue;
       ++ctx_->stats.series_scanned;
-      const uint32_t group = GroupOf(&fetched_tags_[i * ntags]);
+      const uint32_t group = GroupOf(&fetched_tags_[i * ntags], &fetched_value_ids_[i * ntags]);
       Best* best = &best_[static_cast<size_t>(group) * naggs];
       const Best* cand = &candidates_[i * naggs];
       for (size_t a = 0; a < naggs; ++a) {

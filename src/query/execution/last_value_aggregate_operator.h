@@ -54,9 +54,9 @@ class LastValueAggregateOperator final : public Operator {
   };
 
   Status Compute();
-  // The group of a series whose tags_[i] values are `tags` (assigned on first sight, in
-  // first-seen order).
-  uint32_t GroupOf(const std::string_view* tags);
+  // The group of a series whose tags_[i] values are `tags`, with ids `value_ids` (assigned on
+  // first sight, in first-seen order).
+  uint32_t GroupOf(const std::string_view* tags, const uint32_t* value_ids);
   // Reads the cached rows and tags of series_[begin, end) into the block buffers (index
   // s - block_begin). Safe to run on disjoint ranges concurrently.
   Status Fetch(size_t begin, size_t end, size_t block_begin);
@@ -82,15 +82,18 @@ class LastValueAggregateOperator final : public Operator {
   std::vector<size_t> key_tag_;  // per group key: index into tags_
   std::vector<int> agg_tag_;     // per aggregate: index into tags_, or -1
 
-  // Grouping by the key tags' values, encoded length-prefixed (one key: the value itself), in an
-  // open-addressing table of (hash, group) slots; UINT32_MAX marks an empty slot.
+  // Grouping by the key tags' value ids (interned by the registry: equal ids, equal values), so
+  // no tag text is hashed or compared. One key: a group per value id, directly. Several: the ids
+  // side by side as the key of an open-addressing table of (hash, group) slots; UINT32_MAX marks
+  // an empty slot.
   struct Slot {
     uint64_t hash = 0;
     uint32_t group = UINT32_MAX;
   };
+  std::vector<uint32_t> group_of_value_;   // one key: per value id, its group or UINT32_MAX
   std::vector<Slot> slots_;
-  std::vector<std::string> encoded_keys_;  // per group, when there are several keys
-  std::string key_buffer_;
+  std::vector<uint32_t> encoded_keys_;     // several keys: groups x keys value ids
+  std::vector<uint32_t> key_scratch_;      // several keys: the ids of the series at hand
   uint32_t null_key_group_ = UINT32_MAX;   // one key: the group of series lacking it
   size_t groups_ = 0;
   std::vector<std::string_view> group_keys_;  // groups x keys; empty view: NULL
@@ -101,6 +104,7 @@ class LastValueAggregateOperator final : public Operator {
   // One block of series as fetched: present (has a cached row), tags, candidate values.
   std::vector<uint8_t> present_;
   std::vector<std::string_view> fetched_tags_;   // series x tags_
+  std::vector<uint32_t> fetched_value_ids_;      // series x tags_
   std::vector<Best> candidates_;                 // series x aggregates
   std::vector<std::string> candidate_strings_;   // series x aggregates, string fields only
   bool computed_ = false;
