@@ -142,7 +142,6 @@ uint32_t LastValueAggregateOperator::GroupOf(const std::string_view* tags, const
   if (group == next) {
     ++groups_;
     for (size_t k : key_tag_) group_keys_.push_back(tags[k]);
-    best_.resize(best_.size() + aggs_.size());
     if (has_string_fields_) best_strings_.resize(best_strings_.size() + aggs_.size());
   }
   return group;
@@ -252,8 +251,22 @@ Status LastValueAggregateOperator::Compute() {
       if (!present_[i]) continue;
       ++ctx_->stats.series_scanned;
       const uint32_t group = GroupOf(&fetched_tags_[i * ntags], &fetched_value_ids_[i * ntags]);
-      Best* best = &best_[static_cast<size_t>(group) * naggs];
       const Best* cand = &candidates_[i * naggs];
+      if (best_.size() < groups_ * naggs) {
+        // A new group starts from this series' candidates, copied once rather than zero-filled
+        // and then overwritten. Values it holds are taken below; a candidate that needs a scan
+        // has no value yet (has is false) and takes the scan path.
+        best_.insert(best_.end(), cand, cand + naggs);
+        if (has_string_fields_) {
+          for (size_t a = 0; a < naggs; ++a) {
+            if (cand[a].has && aggs_[a].column.kind == ScanColumn::Kind::kField &&
+                aggs_[a].column.type == ValueType::kString) {
+              best_strings_[static_cast<size_t>(group) * naggs + a] = std::move(candidate_strings_[i * naggs + a]);
+            }
+          }
+        }
+      }
+      Best* best = &best_[static_cast<size_t>(group) * naggs];
       for (size_t a = 0; a < naggs; ++a) {
         Best& st = best[a];
         const Best& c = cand[a];

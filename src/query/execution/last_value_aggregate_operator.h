@@ -55,7 +55,7 @@ class LastValueAggregateOperator final : public Operator {
 
   Status Compute();
   // The group of a series whose tags_[i] values are `tags`, with ids `value_ids` (assigned on
-  // first sight, in first-seen order).
+  // first sight, in first-seen order; the caller appends a new group's states to best_).
   uint32_t GroupOf(const std::string_view* tags, const uint32_t* value_ids);
   // Reads the cached rows and tags of series_[begin, end) into the block buffers (index
   // s - block_begin). Safe to run on disjoint ranges concurrently.
