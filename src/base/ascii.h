@@ -10,6 +10,10 @@ inline bool AsciiIsDigit(char c) { return static_cast<unsigned char>(c - '0') < 
 
 inline char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+inline char AsciiUpper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
+inline bool AsciiIsAlpha(char c) { return static_cast<unsigned char>((c | 0x20) - 'a') < 26; }
+
 inline std::string AsciiLower(std::string s) {
   for (char& c : s) c = AsciiLower(c);
   return s;

@@ -10,11 +10,10 @@ namespace gnomon::query {
 namespace {
 
 bool IsIdentStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  return AsciiIsAlpha(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 bool IsIdentChar(char c) {
-  return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$';
+  return IsIdentStart(c) || AsciiIsDigit(c) || c == '$';
 }
 
 // Source text for an error message: at most 40 bytes, control characters escaped.
@@ -215,17 +214,6 @@ class Lexer {
 
 }  // namespace
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool IsReservedKeyword(std::string_view word) {
   // Sorted, upper case.
   static constexpr std::string_view kReserved[] = {
@@ -243,7 +231,7 @@ bool IsReservedKeyword(std::string_view word) {
   char upper[16];
   if (word.size() > sizeof(upper)) return false;
   for (size_t i = 0; i < word.size(); ++i) {
-    upper[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[i])));
+    upper[i] = AsciiUpper(word[i]);
   }
   return std::binary_search(std::begin(kReserved), std::end(kReserved),
                             std::string_view(upper, word.size()));

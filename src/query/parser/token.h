@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "src/base/ascii.h"
+
 namespace gnomon::query {
 
 enum class TokenType : uint8_t {
@@ -46,8 +48,15 @@ struct Token {
   size_t end() const { return offset + length; }
 };
 
-// Case-insensitive ASCII comparison, for keywords.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// Case-insensitive ASCII comparison, for keywords. Inline and locale-free: the parser asks it
+// of the token at hand for every keyword it might see there.
+inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
+  }
+  return true;
+}
 
 // True for an unquoted word that is `keyword` (which must be upper case), case-insensitively.
 inline bool IsKeyword(const Token& t, std::string_view keyword) {
