@@ -66,9 +66,7 @@ LastValueAggregateOperator::LastValueAggregateOperator(
     }
     fetch_fields_.push_back(a.column.kind == ScanColumn::Kind::kField ? idx : -1);
     agg_tag_.push_back(a.column.kind == ScanColumn::Kind::kTag ? static_cast<int>(tag_index(a.column.name)) : -1);
-    if (a.column.kind == ScanColumn::Kind::kField && a.column.type == ValueType::kString) {
-      has_string_fields_ = true;
-    }
+    if (IsStringField(a.column)) has_string_fields_ = true;
   }
 }
 
@@ -259,8 +257,7 @@ Status LastValueAggregateOperator::Compute() {
         best_.insert(best_.end(), cand, cand + naggs);
         if (has_string_fields_) {
           for (size_t a = 0; a < naggs; ++a) {
-            if (cand[a].has && aggs_[a].column.kind == ScanColumn::Kind::kField &&
-                aggs_[a].column.type == ValueType::kString) {
+            if (cand[a].has && IsStringField(aggs_[a].column)) {
               best_strings_[static_cast<size_t>(group) * naggs + a] = std::move(candidate_strings_[i * naggs + a]);
             }
           }
@@ -290,8 +287,7 @@ Status LastValueAggregateOperator::Compute() {
         }
         if (!c.has) continue;
         st = c;
-        if (has_string_fields_ && aggs_[a].column.kind == ScanColumn::Kind::kField &&
-            aggs_[a].column.type == ValueType::kString) {
+        if (IsStringField(aggs_[a].column)) {
           best_strings_[slot] = std::move(candidate_strings_[i * naggs + a]);
         }
       }

@@ -54,6 +54,10 @@ class LastValueAggregateOperator final : public Operator {
   };
 
   Status Compute();
+  // A string field argument: its values are kept as strings beside the states.
+  static bool IsStringField(const ScanColumn& c) {
+    return c.kind == ScanColumn::Kind::kField && c.type == ValueType::kString;
+  }
   // The group of a series whose tags_[i] values are `tags`, with ids `value_ids` (assigned on
   // first sight, in first-seen order; the caller appends a new group's states to best_).
   uint32_t GroupOf(const std::string_view* tags, const uint32_t* value_ids);
