@@ -37,7 +37,7 @@ constexpr std::array<UnitName, 47> kUnits = {{
 }};
 
 bool IsUnitChar(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+  return AsciiIsAlpha(c) || static_cast<unsigned char>(c) >= 0x80;
 }
 
 Status Invalid(std::string_view text, std::string_view why) {

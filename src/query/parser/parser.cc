@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "src/base/ascii.h"
 #include "src/query/parser/lexer.h"
 #include "src/query/parser/parser_internal.h"
 
@@ -14,9 +15,7 @@ namespace {
 // Restricted Damerau-Levenshtein distance <= 1 (one substitution, insertion, deletion or
 // adjacent transposition), case-insensitive.
 bool WithinOneEdit(std::string_view a, std::string_view b) {
-  auto eq = [](char x, char y) {
-    return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
-  };
+  auto eq = [](char x, char y) { return AsciiUpper(x) == AsciiUpper(y); };
   if (a.size() > b.size()) std::swap(a, b);
   if (b.size() - a.size() > 1) return false;
   size_t i = 0;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "src/base/ascii.h"
 #include "src/base/time_util.h"
 
 namespace gnomon::query {
@@ -40,7 +41,7 @@ class Scanner {
   bool ConsumeWordIgnoreCase(std::string_view word) {
     if (text_.size() - pos_ < word.size()) return false;
     for (size_t k = 0; k < word.size(); ++k) {
-      if (std::toupper(static_cast<unsigned char>(text_[pos_ + k])) != word[k]) return false;
+      if (AsciiUpper(text_[pos_ + k]) != word[k]) return false;
     }
     pos_ += word.size();
     return true;
