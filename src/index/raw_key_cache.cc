@@ -53,17 +53,44 @@ bool RawKeyCache::Place(std::vector<Slot>* slots, const Slot& slot) {
   return true;
 }
 
+void RawKeyCache::InsertLocked(Shard* shard, const Slot& slot) {
+  if ((shard->count + 1) * 4 > shard->slots.size() * 3) {  // max load 0.75
+    std::vector<Slot> grown(std::max(kInitialSlots, 2 * shard->slots.size()));
+    for (const Slot& s : shard->slots) {
+      if (s.id != kEmpty) Place(&grown, s);
+    }
+    slot_bytes_.fetch_add((grown.size() - shard->slots.size()) * sizeof(Slot), std::memory_order_relaxed);
+    shard->slots.swap(grown);
+    shard->prefetch_base.store(shard->slots.data(), std::memory_order_relaxed);
+    shard->prefetch_mask.store(shard->slots.size() - 1, std::memory_order_relaxed);
+  }
+  if (Place(&shard->slots, slot)) ++shard->count;
+}
+
 void RawKeyCache::Insert(const RawKeyHash& hash, SeriesId id) {
   Shard& shard = shards_[ShardOf(hash)];
   std::unique_lock lock(shard.mu);
-  if ((shard.count + 1) * 4 > shard.slots.size() * 3) {  // max load 0.75
-    std::vector<Slot> grown(std::max(kInitialSlots, 2 * shard.slots.size()));
-    for (const Slot& s : shard.slots) {
-      if (s.id != kEmpty) Place(&grown, s);
+  InsertLocked(&shard, Slot{hash.low, hash.high, id});
+}
+
+void RawKeyCache::InsertMany(std::span<const std::pair<RawKeyHash, SeriesId>> entries) {
+  // Entries by shard: a counting sort of their positions.
+  constexpr size_t kShards = size_t{1} << kShardBits;
+  std::array<uint32_t, kShards + 1> start{};
+  for (const auto& e : entries) ++start[ShardOf(e.first) + 1];
+  for (size_t i = 0; i < kShards; ++i) start[i + 1] += start[i];
+  std::vector<uint32_t> order(entries.size());
+  std::array<uint32_t, kShards> next;
+  std::copy_n(start.begin(), kShards, next.begin());
+  for (size_t i = 0; i < entries.size(); ++i) order[next[ShardOf(entries[i].first)]++] = static_cast<uint32_t>(i);
+  for (size_t sh = 0; sh < kShards; ++sh) {
+    if (start[sh] == start[sh + 1]) continue;
+    std::unique_lock lock(shards_[sh].mu);
+    for (uint32_t k = start[sh]; k < start[sh + 1]; ++k) {
+      const auto& [hash, id] = entries[order[k]];
+      InsertLocked(&shards_[sh], Slot{hash.low, hash.high, id});
     }
-    shard.slots.swap(grown);
   }
-  if (Place(&shard.slots, Slot{hash.low, hash.high, id})) ++shard.count;
 }
 
 size_t RawKeyCache::size() const {

@@ -12,22 +12,20 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "src/index/raw_key_hash.h"
 #include "src/index/series_key.h"
 
 namespace gnomon::index {
-
-struct RawKeyHash {
-  uint64_t low;
-  uint32_t high;  // 32 more bits of the 128-bit hash
-  friend bool operator==(const RawKeyHash&, const RawKeyHash&) = default;
-};
 
 class RawKeyCache {
  public:
@@ -42,6 +40,20 @@ class RawKeyCache {
   std::optional<SeriesId> Find(const RawKeyHash& hash) const;
   // Records `id` for `hash` (a second insert of the same hash keeps the first id).
   void Insert(const RawKeyHash& hash, SeriesId id);
+  // Insert for many at once: each shard's lock is taken once, not once an entry (a batch of new
+  // series would otherwise take a lock per series that other writers' look-ups wait on).
+  void InsertMany(std::span<const std::pair<RawKeyHash, SeriesId>> entries);
+
+  // Starts loading the slot a Find of `hash` probes first, for a Find soon after: in a table of
+  // millions of series each look-up otherwise waits on a cache miss. Takes no lock; a shard
+  // replaced meanwhile costs a wasted prefetch, nothing more.
+  void Prefetch(const RawKeyHash& hash) const {
+    const Shard& shard = shards_[ShardOf(hash)];
+    const Slot* base = shard.prefetch_base.load(std::memory_order_relaxed);
+    if (base != nullptr) __builtin_prefetch(base + (hash.low & shard.prefetch_mask.load(std::memory_order_relaxed)));
+  }
+  // Whether the slots outgrow the CPU's caches, so that Prefetch pays for its hash.
+  bool Large() const { return slot_bytes_.load(std::memory_order_relaxed) >= kLargeBytes; }
 
   size_t size() const;
   size_t MemoryUsage() const;
@@ -58,12 +70,19 @@ class RawKeyCache {
     mutable std::shared_mutex mu;
     std::vector<Slot> slots;  // open addressing, linear probing; size a power of two
     size_t count = 0;
+    // Copies of slots.data() and its mask for Prefetch, which reads them without the lock.
+    std::atomic<const Slot*> prefetch_base{nullptr};
+    std::atomic<size_t> prefetch_mask{0};
   };
+  static constexpr size_t kLargeBytes = size_t{16} << 20;
   static size_t ShardOf(const RawKeyHash& h) { return h.high >> (32 - kShardBits); }
   // Puts `slot` in its place; false (nothing changed) when its hash is there already.
   static bool Place(std::vector<Slot>* slots, const Slot& slot);
+  // Inserts `slot` into `shard`, growing it first at its maximum load. REQUIRES: shard.mu held.
+  void InsertLocked(Shard* shard, const Slot& slot);
 
   std::array<Shard, size_t{1} << kShardBits> shards_;
+  std::atomic<size_t> slot_bytes_{0};  // of all shards' slots
 };
 
 }  // namespace gnomon::index

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace gnomon::index {
@@ -38,6 +40,42 @@ TEST(RawKeyCacheTest, ASecondInsertKeepsTheFirstId) {
   cache.Insert(h, 9);
   EXPECT_EQ(cache.size(), 1u);
   EXPECT_EQ(cache.Find(h), std::optional<SeriesId>(7));
+}
+
+TEST(RawKeyCacheTest, InsertManyAgreesWithInsert) {
+  RawKeyCache one, many;
+  std::vector<std::pair<RawKeyHash, SeriesId>> entries;
+  constexpr int kKeys = 50000;
+  for (int i = 0; i < kKeys; ++i) entries.emplace_back(RawKeyCache::Hash(Key(i)), static_cast<SeriesId>(i));
+  entries.emplace_back(RawKeyCache::Hash(Key(3)), 99);  // a second insert keeps the first id
+  for (const auto& [h, id] : entries) one.Insert(h, id);
+  many.InsertMany(std::span(entries).first(kKeys / 2));
+  many.InsertMany(std::span(entries).subspan(kKeys / 2));
+  EXPECT_EQ(many.size(), one.size());
+  EXPECT_EQ(many.size(), static_cast<size_t>(kKeys));
+  for (int i = 0; i < kKeys; ++i) EXPECT_EQ(many.Find(RawKeyCache::Hash(Key(i))), one.Find(RawKeyCache::Hash(Key(i)))) << i;
+  EXPECT_EQ(many.Find(RawKeyCache::Hash(Key(3))), std::optional<SeriesId>(3));
+  many.InsertMany({});
+  EXPECT_EQ(many.size(), static_cast<size_t>(kKeys));
+}
+
+// Prefetch is only a hint: on an empty cache and on any hash it changes nothing. Large() turns
+// on once the slots pass 16 MB (a million series), not before.
+TEST(RawKeyCacheTest, PrefetchChangesNothingAndLargeFollowsTheSlots) {
+  RawKeyCache cache;
+  cache.Prefetch(RawKeyCache::Hash(Key(0)));
+  EXPECT_FALSE(cache.Large());
+  std::vector<std::pair<RawKeyHash, SeriesId>> entries;
+  constexpr int kKeys = 800000;
+  for (int i = 0; i < kKeys; ++i) entries.emplace_back(RawKeyCache::Hash(Key(i)), static_cast<SeriesId>(i));
+  cache.InsertMany(std::span(entries).first(1000));
+  EXPECT_FALSE(cache.Large());
+  cache.InsertMany(std::span(entries).subspan(1000));
+  EXPECT_TRUE(cache.Large());  // 800,000 series at load <= 0.75: 2 M slots of 16 bytes
+  for (int i = 0; i < kKeys; i += 997) {
+    cache.Prefetch(RawKeyCache::Hash(Key(i)));
+    EXPECT_EQ(cache.Find(RawKeyCache::Hash(Key(i))), std::optional<SeriesId>(i));
+  }
 }
 
 TEST(RawKeyCacheTest, HashesDependOnEveryByte) {

@@ -1,5 +1,6 @@
 #include "src/index/series_registry.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "src/base/fault_point.h"
@@ -140,6 +141,51 @@ Result<SeriesId> SeriesRegistry::GetOrCreate(uint64_t hash, std::span<const TagR
   size_.store(id + 1, std::memory_order_release);
   if (created) *created = true;
   return id;
+}
+
+Status SeriesRegistry::GetOrCreateMany(std::span<const std::span<const TagRef>> tags,
+                                       std::span<const uint64_t> hashes, std::span<SeriesId> ids,
+                                       size_t* created) {
+  GNOMON_DCHECK(tags.size() == hashes.size() && tags.size() == ids.size());
+  if (created) *created = 0;
+  std::vector<uint32_t> missing;
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (size_t i = 0; i < tags.size(); ++i) {
+      if (auto id = index_.Find(hashes[i], tags[i])) {
+        ids[i] = *id;
+      } else {
+        missing.push_back(static_cast<uint32_t>(i));
+      }
+    }
+  }
+  // Only a miss pays for validation: a non-canonical tag set can never match a stored one.
+  for (uint32_t i : missing) {
+    GNOMON_RETURN_IF_ERROR(ValidateCanonicalTags(tags[i]));
+    GNOMON_DCHECK(hashes[i] == HashSeriesKey(tags[i]));
+  }
+  for (size_t begin = 0; begin < missing.size(); begin += kCreateChunk) {
+    const size_t end = std::min(missing.size(), begin + kCreateChunk);
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    if (!bg_error_.ok()) return bg_error_;
+    for (size_t m = begin; m < end; ++m) {
+      const uint32_t i = missing[m];
+      // Created meanwhile by another writer, or earlier in this batch (a repeated tag set).
+      if (auto id = index_.Find(hashes[i], tags[i])) {
+        ids[i] = *id;
+        continue;
+      }
+      if (index_.series_count() >= kMaxSeries) {
+        return Status::ResourceExhausted("series registry " + dir_ + " is full");
+      }
+      const SeriesId id = index_.Add(hashes[i], tags[i]);
+      AppendLogRecord(id, tags[i], &pending_);
+      size_.store(id + 1, std::memory_order_release);
+      ids[i] = id;
+      if (created) ++*created;
+    }
+  }
+  return Status::OK();
 }
 
 std::optional<SeriesId> SeriesRegistry::Find(std::span<const TagRef> canonical_tags) const {

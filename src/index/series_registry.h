@@ -70,6 +70,17 @@ class SeriesRegistry {
                                bool* created = nullptr);
   std::optional<SeriesId> Find(std::span<const TagRef> canonical_tags) const;
   std::optional<SeriesId> Find(uint64_t hash, std::span<const TagRef> canonical_tags) const;
+  // GetOrCreate for a batch: ids[i] for tags[i], hashes[i] == HashSeriesKey(tags[i]). One shared
+  // lock finds the series that exist, and the exclusive lock is taken once per
+  // kCreateChunk new series, not twice a series: writers creating series side by side would
+  // otherwise hand the lock back and forth thousands of times a batch, each hand-off a sleep and
+  // a wake-up. *created (may be null) counts the new series. On error nothing is valid in ids;
+  // series created before it stay created.
+  // REQUIRES: tags.size() == hashes.size() == ids.size().
+  Status GetOrCreateMany(std::span<const std::span<const TagRef>> tags, std::span<const uint64_t> hashes,
+                         std::span<SeriesId> ids, size_t* created = nullptr);
+  // New series one exclusive hold of the lock creates at most (bounds how long readers wait).
+  static constexpr size_t kCreateChunk = 1024;
 
   // Makes every series created so far durable (append + fdatasync of the log). Cheap when
   // nothing is pending.

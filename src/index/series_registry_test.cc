@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <map>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -409,6 +410,87 @@ TEST_F(SeriesRegistryTest, ConcurrentWritersAndReadersAgree) {
   for (int t = 0; t < kWriters; ++t) {
     for (int i = 0; i < kPerThread; i += 7) {
       EXPECT_EQ(reg->Find(Refs(HostTags(t * 1000 + i))), std::optional<SeriesId>(got[t][i]));
+    }
+  }
+}
+
+// GetOrCreateMany over `first .. first + n` of HostTags, each tag set `repeat` times in a row.
+Status CreateMany(SeriesRegistry* reg, int first, int n, int repeat, std::vector<SeriesId>* ids,
+                  size_t* created) {
+  std::vector<Tags> owned;
+  for (int i = 0; i < n; ++i) {
+    for (int r = 0; r < repeat; ++r) owned.push_back(HostTags(first + i));
+  }
+  std::vector<std::vector<TagRef>> refs;
+  std::vector<std::span<const TagRef>> spans;
+  std::vector<uint64_t> hashes;
+  for (const Tags& t : owned) refs.push_back(Refs(t));
+  for (const auto& r : refs) {
+    spans.emplace_back(r);
+    hashes.push_back(HashSeriesKey(r));
+  }
+  ids->assign(spans.size(), UINT32_MAX);
+  return reg->GetOrCreateMany(spans, hashes, *ids, created);
+}
+
+TEST_F(SeriesRegistryTest, GetOrCreateManyAgreesWithOneAtATime) {
+  auto reg = OpenOrDie();
+  for (int i = 0; i < 10; ++i) Create(reg.get(), HostTags(i));  // 0..9 exist
+  // 5..(5 + 2.5 chunks): some exist, the rest span several exclusive holds, each set twice.
+  const int n = static_cast<int>(SeriesRegistry::kCreateChunk * 5 / 2);
+  std::vector<SeriesId> ids;
+  size_t created = 0;
+  ASSERT_TRUE(CreateMany(reg.get(), 5, n, 2, &ids, &created).ok());
+  EXPECT_EQ(created, static_cast<size_t>(n - 5));
+  ASSERT_EQ(reg->size(), static_cast<size_t>(5 + n));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(ids[2 * i], ids[2 * i + 1]) << i;
+    EXPECT_EQ(Materialise(reg->Tags(ids[2 * i])), HostTags(5 + i)) << i;
+  }
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(ids[2 * i], static_cast<SeriesId>(5 + i));  // existing ids kept
+  // New ids are dense, in the order of first appearance.
+  for (int i = 5; i < n; ++i) EXPECT_EQ(ids[2 * i], static_cast<SeriesId>(5 + i)) << i;
+  // Again: nothing new.
+  ASSERT_TRUE(CreateMany(reg.get(), 0, n, 1, &ids, &created).ok());
+  EXPECT_EQ(created, 0u);
+  ASSERT_TRUE(reg->Sync().ok());
+  reg.reset();
+  reg = OpenOrDie();
+  ExpectSeries(*reg, 5 + n);
+}
+
+TEST_F(SeriesRegistryTest, GetOrCreateManyRefusesNonCanonicalTags) {
+  auto reg = OpenOrDie();
+  Tags good = HostTags(1);
+  Tags unsorted = {{"b", "1"}, {"a", "2"}};
+  std::vector<TagRef> g = Refs(good), u = Refs(unsorted);
+  std::vector<std::span<const TagRef>> spans = {g, u};
+  std::vector<uint64_t> hashes = {HashSeriesKey(g), HashSeriesKey(u)};
+  std::vector<SeriesId> ids(2);
+  Status s = reg->GetOrCreateMany(spans, hashes, ids);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(reg->size(), 0u);  // validation comes before any creation
+}
+
+TEST_F(SeriesRegistryTest, ConcurrentGetOrCreateManyGivesEachSeriesOneId) {
+  auto reg = OpenOrDie();
+  constexpr int kWriters = 3;
+  const int n = static_cast<int>(SeriesRegistry::kCreateChunk * 2);
+  std::vector<std::vector<SeriesId>> got(kWriters);
+  std::vector<size_t> created(kWriters);
+  std::vector<std::thread> threads;
+  // Overlapping ranges: writer t takes [t * n / 2, t * n / 2 + n).
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] { ASSERT_TRUE(CreateMany(reg.get(), t * n / 2, n, 1, &got[t], &created[t]).ok()); });
+  }
+  for (auto& th : threads) th.join();
+  const int distinct = (kWriters - 1) * n / 2 + n;
+  ASSERT_EQ(reg->size(), static_cast<size_t>(distinct));
+  EXPECT_EQ(created[0] + created[1] + created[2], static_cast<size_t>(distinct));
+  for (int t = 0; t < kWriters; ++t) {
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(Materialise(reg->Tags(got[t][i])), HostTags(t * n / 2 + i));
+      EXPECT_EQ(reg->Find(Refs(HostTags(t * n / 2 + i))), std::optional<SeriesId>(got[t][i]));
     }
   }
 }

@@ -134,6 +134,11 @@ class SeriesResolver {
   virtual std::optional<SeriesId> FindRaw(const index::RawKeyHash& hash) const = 0;
   // Records that the spelling with `hash` names series `id` (an id Find returned).
   virtual void RememberRaw(const index::RawKeyHash& hash, SeriesId id) = 0;
+  // Whether the spellings outgrow the CPU's caches: then a caller that knows its next key early
+  // should PrefetchRaw it.
+  virtual bool RawKeysLarge() const { return false; }
+  // Starts loading what FindRaw(hash) will read (index::RawKeyCache::Prefetch).
+  virtual void PrefetchRaw(const index::RawKeyHash& /*hash*/) const {}
 };
 
 class Engine {

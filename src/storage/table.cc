@@ -139,26 +139,71 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
       }
     }
   }
-  std::vector<index::TagRef> refs;
   const auto registered = static_cast<SeriesId>(registry_->size());
+  std::vector<uint32_t> by_tags;  // the batch's series it names by their tags
   for (size_t s = 0; s < batch.series().size(); ++s) {
-    if (SeriesId id = batch.resolved_id(static_cast<uint32_t>(s)); id != kUnresolvedSeries) {
-      // Resolved by the ingest layer, or named by a WAL record: the registry made it durable
-      // before the record was written, so an unknown id is damage, not a race.
-      if (id >= registered) {
-        return Status::Corruption("series id " + std::to_string(id) + " of table " + name_ +
-                                  " is not in its registry " + port::JoinPath(dir_, "series") + " (" +
-                                  std::to_string(registered) + " series)");
-      }
-      out->series_ids[s] = id;
+    const SeriesId id = batch.resolved_id(static_cast<uint32_t>(s));
+    if (id == kUnresolvedSeries) {
+      by_tags.push_back(static_cast<uint32_t>(s));
       continue;
     }
+    // Resolved by the ingest layer, or named by a WAL record: the registry made it durable
+    // before the record was written, so an unknown id is damage, not a race.
+    if (id >= registered) {
+      return Status::Corruption("series id " + std::to_string(id) + " of table " + name_ +
+                                " is not in its registry " + port::JoinPath(dir_, "series") + " (" +
+                                std::to_string(registered) + " series)");
+    }
+    out->series_ids[s] = id;
+  }
+  if (by_tags.empty()) return Status::OK();
+  std::vector<uint8_t> refused;  // by batch series: over the series limit, no id
+  if (limits_ != nullptr && limits_->limiting()) {
+    GNOMON_RETURN_IF_ERROR(ResolveSeriesLimited(batch, by_tags, accept_partial, out, rejected, &refused));
+  } else {
+    GNOMON_RETURN_IF_ERROR(ResolveSeriesByTags(batch, by_tags, out));
+  }
+  RememberSpellings(batch, *out, refused);
+  return Status::OK();
+}
+
+Status Table::ResolveSeriesByTags(const TableBatch& batch, std::span<const uint32_t> by_tags, PreparedTable* out) {
+  std::vector<index::TagRef> refs;
+  std::vector<size_t> ends;
+  std::vector<uint64_t> hashes;
+  ends.reserve(by_tags.size());
+  hashes.reserve(by_tags.size());
+  for (uint32_t s : by_tags) {
+    const size_t begin = refs.size();
+    for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
+    hashes.push_back(index::HashSeriesKey(std::span(refs).subspan(begin)));
+    ends.push_back(refs.size());
+  }
+  std::vector<std::span<const index::TagRef>> tags(by_tags.size());
+  for (size_t i = 0, begin = 0; i < by_tags.size(); begin = ends[i++]) {
+    tags[i] = std::span<const index::TagRef>(refs).subspan(begin, ends[i] - begin);
+  }
+  std::vector<SeriesId> ids(by_tags.size());
+  size_t created = 0;
+  GNOMON_RETURN_IF_ERROR(registry_->GetOrCreateMany(tags, hashes, ids, &created));
+  if (created > 0 && limits_ != nullptr) limits_->Add(created);
+  for (size_t i = 0; i < by_tags.size(); ++i) out->series_ids[by_tags[i]] = ids[i];
+  return Status::OK();
+}
+
+Status Table::ResolveSeriesLimited(const TableBatch& batch, std::span<const uint32_t> by_tags, bool accept_partial,
+                                   PreparedTable* out, std::vector<RowError>* rejected,
+                                   std::vector<uint8_t>* refused) {
+  std::vector<index::TagRef> refs;
+  for (uint32_t s : by_tags) {
     refs.clear();
     for (const Tag& t : batch.series()[s]) refs.push_back(index::TagRef{t.key, t.value});
-    // Only a limited database pays for the look-up before the creation.
-    if (limits_ != nullptr && limits_->limiting() && !registry_->Find(refs)) {
+    // Only a new series takes from the limit: look before creating.
+    if (!registry_->Find(refs)) {
       if (!limits_->TryTake()) {
-        GNOMON_RETURN_IF_ERROR(RejectSeriesOverLimit(batch, static_cast<uint32_t>(s), accept_partial, out, rejected));
+        if (refused->empty()) refused->assign(batch.series().size(), 0);
+        (*refused)[s] = 1;
+        GNOMON_RETURN_IF_ERROR(RejectSeriesOverLimit(batch, s, accept_partial, out, rejected));
         continue;
       }
       bool created = false;
@@ -170,9 +215,21 @@ Status Table::Prepare(const TableBatch& batch, bool accept_partial, PreparedTabl
     }
     bool created = false;
     GNOMON_ASSIGN_OR_RETURN(out->series_ids[s], registry_->GetOrCreate(refs, &created));
-    if (created && limits_ != nullptr) limits_->Add(1);
+    if (created) limits_->Add(1);
   }
   return Status::OK();
+}
+
+void Table::RememberSpellings(const TableBatch& batch, const PreparedTable& prepared,
+                              const std::vector<uint8_t>& refused) {
+  if (batch.spellings().empty()) return;
+  std::vector<std::pair<index::RawKeyHash, SeriesId>> learnt;
+  learnt.reserve(batch.spellings().size());
+  for (const TableBatch::Spelling& sp : batch.spellings()) {
+    if (!refused.empty() && refused[sp.series]) continue;
+    learnt.emplace_back(sp.hash, prepared.series_ids[sp.series]);
+  }
+  raw_keys_.InsertMany(learnt);
 }
 
 bool Table::MayAddColumn() const {
@@ -296,6 +353,8 @@ class TableSeriesResolver final : public SeriesResolver {
     return raw_keys_->Find(hash);
   }
   void RememberRaw(const index::RawKeyHash& hash, SeriesId id) override { raw_keys_->Insert(hash, id); }
+  bool RawKeysLarge() const override { return raw_keys_->Large(); }
+  void PrefetchRaw(const index::RawKeyHash& hash) const override { raw_keys_->Prefetch(hash); }
 
  private:
   std::shared_ptr<const Table> table_;  // keeps the registry and the cache alive

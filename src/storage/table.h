@@ -150,6 +150,14 @@ class Table : public std::enable_shared_from_this<Table> {
   // a new series over the database's limit.
   Status RejectSeriesOverLimit(const TableBatch& batch, uint32_t series, bool accept_partial, PreparedTable* out,
                                std::vector<RowError>* rejected);
+  // Prepare's series resolution for the series `by_tags` of `batch` (those it names by their
+  // tags): all at once, or one at a time where the database limits its series (*refused marks,
+  // by batch series, those refused for the limit).
+  Status ResolveSeriesByTags(const TableBatch& batch, std::span<const uint32_t> by_tags, PreparedTable* out);
+  Status ResolveSeriesLimited(const TableBatch& batch, std::span<const uint32_t> by_tags, bool accept_partial,
+                              PreparedTable* out, std::vector<RowError>* rejected, std::vector<uint8_t>* refused);
+  // Records the batch's spellings of its series (TableBatch::AddSpelling) in raw_keys_.
+  void RememberSpellings(const TableBatch& batch, const PreparedTable& prepared, const std::vector<uint8_t>& refused);
   // Whether the schema may take one more tag or field column (max-columns-per-table); mu_ held.
   bool MayAddColumn() const;
   std::string ColumnLimitReason(std::string_view kind, std::string_view column) const;

@@ -14,6 +14,7 @@
 
 #include "src/base/hash.h"
 #include "src/base/value_type.h"
+#include "src/index/raw_key_hash.h"
 
 namespace gnomon::storage {
 
@@ -99,6 +100,15 @@ class TableBatch {
   uint32_t AddSeries(TagSet tags);
   // Index of a series named by its registry id in table_instance(); the caller dedupes.
   uint32_t AddResolvedSeries(SeriesId id);
+  // How a client spelt the key of series `s` (added by AddSeries): once the engine has found or
+  // created the series, it remembers the spelling (index::RawKeyCache), so that the next request
+  // spelling it so is resolved without parsing its tags. An in-memory hint: not logged.
+  struct Spelling {
+    uint32_t series;
+    index::RawKeyHash hash;
+  };
+  void AddSpelling(uint32_t s, const index::RawKeyHash& hash) { spellings_.push_back(Spelling{s, hash}); }
+  const std::vector<Spelling>& spellings() const { return spellings_; }
   // Index of field `name`. Returns false (and leaves *index) if it was added with another type.
   bool FindOrAddField(std::string_view name, ValueType type, uint32_t* index);
 
@@ -154,6 +164,7 @@ class TableBatch {
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> field_index_;
   std::vector<TagSet> series_;
   std::vector<SeriesId> resolved_;  // parallel to series_ once any series is resolved
+  std::vector<Spelling> spellings_;  // in increasing order of series
   std::string table_instance_;
   std::vector<Row> rows_;
   std::vector<FieldValue> values_;

@@ -84,6 +84,7 @@ struct BatchBuilder::TableState {
   // The engine's view of the table (null when it has none, or the table does not exist yet),
   // and the batch's series it resolved: engine id -> batch series.
   std::unique_ptr<storage::SeriesResolver> resolver;
+  bool prefetch_raw = false;  // the resolver's spellings outgrow the caches (RawKeysLarge)
   index::HashIndex series_by_id;
   std::unordered_set<std::string, StringHash, std::equal_to<>> tag_keys;
   // By field index. Fields are indexed in the order they first appear, and lines of a table
@@ -142,9 +143,24 @@ BatchBuilder::TableState* BatchBuilder::FindOrCreateTable(std::string_view name)
       state->resolver.reset();
     }
   }
+  if (state->resolver != nullptr) state->prefetch_raw = state->resolver->RawKeysLarge();
   TableState* raw = state.get();
   tables_.emplace(raw->name, std::move(state));
   return raw;
+}
+
+bool BatchBuilder::WantsPrefetch() const { return last_table_ != nullptr && last_table_->prefetch_raw; }
+
+void BatchBuilder::Prefetch(std::string_view series_key) {
+  if (!WantsPrefetch()) return;
+  // Only a key of the last line's table (the usual case); another measurement is left alone.
+  const std::string_view name = last_table_->name;
+  if (series_key.size() <= name.size() || series_key[name.size()] != ',' || !EqualBytes(series_key.substr(0, name.size()), name)) {
+    return;
+  }
+  prefetched_key_ = series_key;
+  prefetched_hash_ = index::RawKeyCache::Hash(series_key);
+  last_table_->resolver->PrefetchRaw(prefetched_hash_);
 }
 
 uint32_t BatchBuilder::FindRawKey(std::string_view key, uint64_t hash) const {
@@ -245,7 +261,9 @@ bool BatchBuilder::ResolveNewKey(const ParsedLine& line, TableState** table,
   TableState* known = TableOfPlainKey(line.series_key);
   index::RawKeyHash raw{};
   if (known != nullptr && known->resolver != nullptr) {
-    raw = index::RawKeyCache::Hash(line.series_key);
+    const bool prefetched = line.series_key.data() == prefetched_key_.data() &&
+                            line.series_key.size() == prefetched_key_.size();
+    raw = prefetched ? prefetched_hash_ : index::RawKeyCache::Hash(line.series_key);
     if (auto id = known->resolver->FindRaw(raw)) {
       *table = known;
       *resolution = FindResolved(known, *id);
@@ -259,9 +277,12 @@ bool BatchBuilder::ResolveNewKey(const ParsedLine& line, TableState** table,
   *table = known != nullptr ? known : FindOrCreateTable(measurement);
   last_table_ = *table;
   *resolution = ResolveTags(*table);
-  // Found by its tags: remember this spelling for later requests.
-  if (resolution->id != storage::kUnresolvedSeries && known != nullptr && known->resolver != nullptr) {
-    known->resolver->RememberRaw(raw, resolution->id);
+  if (known != nullptr && known->resolver != nullptr) {
+    // Found by its tags: remember this spelling for later requests; else the engine will, once
+    // it has created the series.
+    if (resolution->id != storage::kUnresolvedSeries) known->resolver->RememberRaw(raw, resolution->id);
+    resolution->has_raw = true;
+    resolution->raw = raw;
   }
   return true;
 }
@@ -403,6 +424,7 @@ bool BatchBuilder::Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no
       tags.reserve(tags_.size());
       for (const ParsedTag& t : tags_) tags.push_back(storage::Tag{std::string(t.key), std::string(t.value)});
       series = tb->AddSeries(std::move(tags));
+      if (resolution.has_raw) tb->AddSpelling(series, resolution.raw);
       table->series.emplace(canonical_, series);
     }
   }

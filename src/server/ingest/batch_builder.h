@@ -50,6 +50,14 @@ class BatchBuilder {
   // a limit passed, or a field type that conflicts with an earlier line of this batch. A rejected line leaves the batch unchanged.
   bool Add(const ParsedLine& line, int64_t time_ns, uint32_t line_no, LineSyntaxError* error);
 
+  // Whether Prefetch pays: the table of the last line added keeps more spellings of series than
+  // the CPU's caches hold (decided once a request, when the builder meets the table).
+  bool WantsPrefetch() const;
+  // Starts loading what resolving `series_key` (the next line's, as Add will see it) reads in
+  // the table's cross-request cache, so that the miss overlaps the current line's work; the
+  // hash is kept for that line's Add.
+  void Prefetch(std::string_view series_key);
+
   // Distinct raw series keys seen so far (for tests and statistics).
   size_t cached_series_keys() const { return series_refs_.size(); }
 
@@ -71,6 +79,10 @@ class BatchBuilder {
   struct KeyResolution {
     uint32_t series = kNoRef;                     // the batch's series, when already in it
     storage::SeriesId id = storage::kUnresolvedSeries;  // the engine's id, when it has one
+    // The key's fingerprint for the table's cross-request cache, when the table has one: the
+    // engine remembers it for a series it creates (TableBatch::AddSpelling).
+    bool has_raw = false;
+    index::RawKeyHash raw{};
   };
 
   TableState* FindOrCreateTable(std::string_view name);
@@ -113,6 +125,9 @@ class BatchBuilder {
   uint32_t last_series_ = kNoRef;  // the entry of the last line added
   TableState* last_table_ = nullptr;  // the table of the last key resolved
   uint64_t stamp_ = 0;  // one per Add, for duplicate-field detection
+  // The key Prefetch last hashed (its bytes in the request body) and its hash.
+  std::string_view prefetched_key_;
+  index::RawKeyHash prefetched_hash_{};
 
   // Per-line scratch, reused so the steady state does not allocate.
   std::vector<ParsedTag> tags_;

@@ -28,49 +28,60 @@ bool AddLine(LineParser* parser, BatchBuilder* builder, std::string_view line, i
   return builder->Add(parsed, time, line_no, e);
 }
 
-// With an engine, series the engine already has are added by id (however their key is spelt),
-// new ones by their tags; the rows land in the right series either way.
-TEST(BatchBuilderTest, SeriesTheEngineKnowsAreAddedById) {
-  storage::testing::TempDir dir;
-  auto engine = storage::testing::OpenTestEngine(dir.path());
-  ASSERT_NE(engine, nullptr);
-  ParseOptions options;
-  options.engine = engine.get();
-  auto write = [&](std::string_view body) {
+// An engine in a temporary directory, and line protocol parsed against it and written to it.
+class BatchBuilderEngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = storage::testing::OpenTestEngine(dir_.path());
+    ASSERT_NE(engine_, nullptr);
+    options_.engine = engine_.get();
+  }
+  // Parses `body` into a batch of database "db", expects every line accepted and the write to
+  // succeed, and returns the batch as written.
+  storage::WriteBatch Write(std::string_view body) {
     storage::WriteBatch batch("db");
-    ParseResult r = ParseLineProtocol(body, options, &batch);
+    ParseResult r = ParseLineProtocol(body, options_, &batch);
     EXPECT_EQ(r.lines_rejected, 0u) << (r.errors.empty() ? "" : r.errors[0].reason);
-    auto outcome = engine->Write(batch, {});
+    auto outcome = engine_->Write(batch, {});
     EXPECT_TRUE(outcome.ok()) << outcome.status().ToString();
     return batch;
-  };
-  storage::WriteBatch first = write("cpu,host=a,rack=1 v=1 10\ncpu,host=b v=2 10");
+  }
+
+  storage::testing::TempDir dir_;
+  std::unique_ptr<storage::Engine> engine_;
+  ParseOptions options_;
+};
+
+// With an engine, series the engine already has are added by id (however their key is spelt),
+// new ones by their tags; the rows land in the right series either way.
+TEST_F(BatchBuilderEngineTest, SeriesTheEngineKnowsAreAddedById) {
+  storage::WriteBatch first = Write("cpu,host=a,rack=1 v=1 10\ncpu,host=b v=2 10");
   EXPECT_FALSE(first.tables()[0]->has_resolved_series());  // the table did not exist
 
   storage::WriteBatch second =
-      write("cpu,rack=1,host=a v=3 20\ncpu,host=c v=4 20\ncpu,host=a,rack=1 v=5 30\nmem,host=a f=1 20");
+      Write("cpu,rack=1,host=a v=3 20\ncpu,host=c v=4 20\ncpu,host=a,rack=1 v=5 30\nmem,host=a f=1 20");
   const storage::TableBatch& cpu = *second.tables()[0];
   ASSERT_EQ(cpu.name(), "cpu");
   ASSERT_EQ(cpu.series().size(), 2u);  // host=a under two spellings is one series
   EXPECT_EQ(cpu.resolved_id(0), 0u);   // host=a,rack=1 was the table's first series
   EXPECT_EQ(cpu.resolved_id(1), storage::kUnresolvedSeries);
   EXPECT_EQ(cpu.series()[1], (storage::TagSet{{"host", "c"}}));
-  EXPECT_EQ(cpu.table_instance(), engine->NewSeriesResolver("db", "cpu")->table_instance());
+  EXPECT_EQ(cpu.table_instance(), engine_->NewSeriesResolver("db", "cpu")->table_instance());
   EXPECT_FALSE(second.tables()[1]->has_resolved_series());  // mem is new
 
   // A field named like a tag of a resolved series is refused like any other.
   storage::WriteBatch bad("db");
-  ParseResult r = ParseLineProtocol("cpu,host=b host=1 40", options, &bad);
+  ParseResult r = ParseLineProtocol("cpu,host=b host=1 40", options_, &bad);
   ASSERT_EQ(r.lines_rejected, 1u);
   EXPECT_NE(r.errors[0].reason.find("conflicts with a tag"), std::string::npos) << r.errors[0].reason;
 
   // Spellings resolved by their tags were remembered: a later request finds them without
   // parsing, in the same series.
-  storage::WriteBatch third = write("cpu,rack=1,host=a v=6 40\ncpu,host=a,rack=1 v=7 50");
+  storage::WriteBatch third = Write("cpu,rack=1,host=a v=6 40\ncpu,host=a,rack=1 v=7 50");
   ASSERT_EQ(third.tables()[0]->series().size(), 1u);
   EXPECT_EQ(third.tables()[0]->resolved_id(0), 0u);
 
-  auto reader = engine->OpenTable("db", "cpu");
+  auto reader = engine_->OpenTable("db", "cpu");
   ASSERT_TRUE(reader.ok());
   storage::testing::CollectingConsumer c;
   ASSERT_TRUE((*reader)->Scan(storage::testing::AllSeries(**reader, {"v"}), &c, nullptr).ok());
@@ -79,6 +90,28 @@ TEST(BatchBuilderTest, SeriesTheEngineKnowsAreAddedById) {
   EXPECT_EQ(c.rows[0][50], std::vector<std::string>{std::to_string(7.0)});
   EXPECT_EQ(c.rows[0][30], std::vector<std::string>{std::to_string(5.0)});
   EXPECT_EQ(c.rows[2][20], std::vector<std::string>{std::to_string(4.0)});
+}
+
+// A series the engine creates is remembered under the spelling its request used, so the next
+// request spelling it so resolves it by id without parsing its tags; another spelling of it is
+// not taken for it until it has been resolved by its tags.
+TEST_F(BatchBuilderEngineTest, SeriesTheEngineCreatesAreRememberedBySpelling) {
+  Write("cpu,host=a v=1 10");  // creates the table: no resolver yet, nothing to remember
+  auto resolver = engine_->NewSeriesResolver("db", "cpu");
+  ASSERT_NE(resolver, nullptr);
+  storage::WriteBatch second = Write("cpu,host=b,rack=2 v=2 20\ncpu,host=c v=3 20");
+  ASSERT_EQ(second.tables()[0]->spellings().size(), 2u);
+  auto b = resolver->FindRaw(index::RawKeyCache::Hash("cpu,host=b,rack=2"));
+  auto c = resolver->FindRaw(index::RawKeyCache::Hash("cpu,host=c"));
+  ASSERT_TRUE(b.has_value());
+  ASSERT_TRUE(c.has_value());
+  EXPECT_NE(*b, *c);
+  EXPECT_FALSE(resolver->FindRaw(index::RawKeyCache::Hash("cpu,rack=2,host=b")).has_value());
+  storage::WriteBatch third = Write("cpu,host=b,rack=2 v=4 30\ncpu,rack=2,host=b v=5 40");
+  ASSERT_EQ(third.tables()[0]->series().size(), 1u);
+  EXPECT_EQ(third.tables()[0]->resolved_id(0), *b);
+  EXPECT_TRUE(third.tables()[0]->spellings().empty());  // nothing new was created
+  EXPECT_EQ(resolver->FindRaw(index::RawKeyCache::Hash("cpu,rack=2,host=b")), b);
 }
 
 TEST(BatchBuilderTest, RawKeyCacheAndCanonicalSeries) {
