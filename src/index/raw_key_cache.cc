@@ -42,7 +42,7 @@ std::optional<SeriesId> RawKeyCache::Find(const RawKeyHash& hash) const {
   }
 }
 
-bool RawKeyCache::Place(std::vector<Slot>* slots, const Slot& slot) {
+bool RawKeyCache::Place(SlotVector* slots, const Slot& slot) {
   const size_t mask = slots->size() - 1;
   size_t i = slot.low & mask;
   while ((*slots)[i].id != kEmpty) {
@@ -55,7 +55,7 @@ bool RawKeyCache::Place(std::vector<Slot>* slots, const Slot& slot) {
 
 void RawKeyCache::InsertLocked(Shard* shard, const Slot& slot) {
   if ((shard->count + 1) * 4 > shard->slots.size() * 3) {  // max load 0.75
-    std::vector<Slot> grown(std::max(kInitialSlots, 2 * shard->slots.size()));
+    SlotVector grown(std::max(kInitialSlots, 2 * shard->slots.size()));
     for (const Slot& s : shard->slots) {
       if (s.id != kEmpty) Place(&grown, s);
     }

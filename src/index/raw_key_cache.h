@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "src/index/raw_key_hash.h"
+#include "src/port/huge_pages.h"
 #include "src/index/series_key.h"
 
 namespace gnomon::index {
@@ -65,10 +66,12 @@ class RawKeyCache {
     SeriesId id = kEmpty;  // kEmpty: a free slot
   };
   static constexpr SeriesId kEmpty = UINT32_MAX;
+  // At 10 M series the slots take 256 MB: huge pages spare each probe a page walk.
+  using SlotVector = std::vector<Slot, port::HugePageAllocator<Slot>>;
   static constexpr int kShardBits = 4;
   struct Shard {
     mutable std::shared_mutex mu;
-    std::vector<Slot> slots;  // open addressing, linear probing; size a power of two
+    SlotVector slots;  // open addressing, linear probing; size a power of two
     size_t count = 0;
     // Copies of slots.data() and its mask for Prefetch, which reads them without the lock.
     std::atomic<const Slot*> prefetch_base{nullptr};
@@ -77,7 +80,7 @@ class RawKeyCache {
   static constexpr size_t kLargeBytes = size_t{16} << 20;
   static size_t ShardOf(const RawKeyHash& h) { return h.high >> (32 - kShardBits); }
   // Puts `slot` in its place; false (nothing changed) when its hash is there already.
-  static bool Place(std::vector<Slot>* slots, const Slot& slot);
+  static bool Place(SlotVector* slots, const Slot& slot);
   // Inserts `slot` into `shard`, growing it first at its maximum load. REQUIRES: shard.mu held.
   void InsertLocked(Shard* shard, const Slot& slot);
 
