@@ -131,6 +131,8 @@ class EngineImpl final : public Engine {
   std::condition_variable bg_cv_;
   std::condition_variable backlog_cv_;
   bool bg_stop_ = false;
+  // Set when Close begins; read by compactions without bg_mu_ (they abandon their merge).
+  std::atomic<bool> closing_{false};
   bool bg_flush_requested_ = false;
   std::thread bg_thread_;
   std::thread compaction_thread_;

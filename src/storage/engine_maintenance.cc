@@ -122,7 +122,8 @@ Status EngineImpl::CompactAll(int min_segments, int64_t cold_before, bool tiered
   bool changed = false;
   for (const auto& t : tables) {
     size_t before = t->ToManifest().segments.size();
-    GNOMON_RETURN_IF_ERROR(t->Compact(min_segments, [this] { return NextFileNumber(); }, cold_before, tiered));
+    GNOMON_RETURN_IF_ERROR(
+        t->Compact(min_segments, [this] { return NextFileNumber(); }, cold_before, tiered, &closing_));
     changed |= t->ToManifest().segments.size() != before;
   }
   if (!changed) return Status::OK();
@@ -196,7 +197,11 @@ void EngineImpl::CompactionLoop() {
     const int64_t cold_before =
         options_.cold_compaction_ns > 0 ? SteadyNanos() - options_.cold_compaction_ns : INT64_MIN;
     Status s = CompactAll(options_.compaction_trigger_segments, cold_before, /*tiered=*/true);
-    if (!s.ok()) GNOMON_LOG_ERROR("compaction failed: {}", s.ToString());
+    if (s.code() == Status::Code::kAborted && closing_.load()) {
+      GNOMON_LOG_INFO("{}", s.message());
+    } else if (!s.ok()) {
+      GNOMON_LOG_ERROR("compaction failed: {}", s.ToString());
+    }
   }
 }
 
@@ -219,6 +224,7 @@ Status EngineImpl::Compact() {
 Status EngineImpl::Close() {
   if (closed_) return Status::OK();
   closed_ = true;
+  closing_.store(true);  // a merge under way stops at its next look (Table::Compact)
   {
     std::lock_guard lock(bg_mu_);
     bg_stop_ = true;

@@ -98,8 +98,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // partition still taking flushes): only the newest run of segments of similar size
   // (TieredRunStart), at least `min_segments` of them, so a large merged segment is rewritten
   // when the data flushed after it has grown as large, not at every merge.
+  // `cancel` (may be null) set: the merge under way is abandoned (Aborted), its inputs kept.
   Status Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before = INT64_MIN,
-                 bool tiered = false);
+                 bool tiered = false, const std::atomic<bool>* cancel = nullptr);
+  // How many series a merge writes between two looks at its `cancel` flag.
+  static constexpr uint32_t kCancelCheckSeries = 1024;
   // Drops the segments of partitions ending at or before `cutoff`.
   Status DropPartitionsBefore(int64_t cutoff, int64_t partition_ns);
   // Removes rows in [min_time, max_time] of `series` (all when nullptr) from memtables and by

@@ -344,7 +344,7 @@ size_t TieredRunStart(const std::vector<SegmentRef>& inputs) {
 }  // namespace
 
 Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_file, int64_t cold_before,
-                      bool tiered) {
+                      bool tiered, const std::atomic<bool>* cancel) {
   // Not maintenance_mu_: flushes go on while a partition is merged. Deletes rewrite segments, so
   // they exclude compaction; a retention drop may remove inputs meanwhile (checked at install).
   std::lock_guard compaction(compaction_mu_);
@@ -384,7 +384,14 @@ Status Table::Compact(int min_segments, const std::function<uint64_t()>& next_fi
     }
     std::vector<SortedSeries> sources(inputs.size());
     SortedSeries merged;
-    while (true) {
+    for (uint32_t merged_series = 0;; ++merged_series) {
+      // A merge of millions of series takes minutes: a closing engine abandons it (the inputs
+      // stay, the partial output goes) rather than wait.
+      if (cancel != nullptr && merged_series % kCancelCheckSeries == 0 && cancel->load(std::memory_order_relaxed)) {
+        (void)env_->RemoveFile(path);
+        return Status::Aborted("compaction of table " + name_ + " partition " + FormatRfc3339(pstart) +
+                               " abandoned: the engine is closing");
+      }
       SeriesId id = UINT32_MAX;
       bool any = false;
       for (size_t k = 0; k < inputs.size(); ++k) {
