@@ -185,8 +185,10 @@ Status Table::ResolveSeriesByTags(const TableBatch& batch, std::span<const uint3
   }
   std::vector<SeriesId> ids(by_tags.size());
   size_t created = 0;
-  GNOMON_RETURN_IF_ERROR(registry_->GetOrCreateMany(tags, hashes, ids, &created));
+  Status s = registry_->GetOrCreateMany(tags, hashes, ids, &created);
+  // Counted even on an error: the series created before it stay created.
   if (created > 0 && limits_ != nullptr) limits_->Add(created);
+  GNOMON_RETURN_IF_ERROR(s);
   for (size_t i = 0; i < by_tags.size(); ++i) out->series_ids[by_tags[i]] = ids[i];
   return Status::OK();
 }
