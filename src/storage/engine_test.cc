@@ -150,13 +150,7 @@ TEST_F(EngineTest, BackgroundCompactionMergesTheNewestRunOfSmallSegments) {
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   engine_ = std::move(e).value();
 
-  auto segment_files = [&] {
-    std::set<std::string> names;
-    for (const auto& f : std::filesystem::recursive_directory_iterator(dir_.path())) {
-      if (f.path().extension() == ".seg") names.insert(f.path().string());
-    }
-    return names;
-  };
+  auto segment_files = [&] { return testing::SegmentFilesUnder(dir_.path()); };
   WriteGrid(1000);  // 3,000 rows: the big segment
   ASSERT_TRUE(engine_->Flush().ok());
   const std::set<std::string> big = segment_files();

@@ -79,13 +79,7 @@ class RetentionTest : public ::testing::Test {
   }
 
   // Segment files on disk under the data directory (not through the engine).
-  std::set<std::string> SegmentFiles() {
-    std::set<std::string> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir_.path())) {
-      if (e.is_regular_file() && e.path().extension() == ".seg") files.insert(e.path().string());
-    }
-    return files;
-  }
+  std::set<std::string> SegmentFiles() { return testing::SegmentFilesUnder(dir_.path()); }
 
   TempDir dir_;
   int64_t today_ = 0;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,15 @@ inline void AddRow(WriteBatch* batch, const std::string& table, const TestRow& r
     ASSERT_TRUE(t->FindOrAddField(name, ValueType::kString, &f));
     t->AddString(f, v);
   }
+}
+
+// The segment files (*.seg) on disk anywhere under `dir`, as paths (not through the engine).
+inline std::set<std::string> SegmentFilesUnder(const std::string& dir) {
+  std::set<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().extension() == ".seg") files.insert(e.path().string());
+  }
+  return files;
 }
 
 inline TagSet Host(const std::string& host) { return TagSet{Tag{"hostname", host}}; }

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <filesystem>
 
 #include "src/port/env.h"
 #include "src/storage/storage_test_util.h"
@@ -15,13 +14,8 @@ namespace {
 
 using testing::AddRow;
 using testing::Host;
+using testing::SegmentFilesUnder;
 using testing::TempDir;
-
-size_t SegmentFilesIn(const std::string& dir) {
-  size_t n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".seg";
-  return n;
-}
 
 TEST(TableCompactionTest, ACancelledMergeKeepsItsInputsAndLeavesNoFile) {
   TempDir dir;
@@ -45,13 +39,13 @@ TEST(TableCompactionTest, ACancelledMergeKeepsItsInputsAndLeavesNoFile) {
     ASSERT_TRUE(flushed.ok()) << flushed.status().ToString();
   }
   ASSERT_EQ(table->ToManifest().segments.size(), 3u);
-  ASSERT_EQ(SegmentFilesIn(table->dir()), 3u);
+  ASSERT_EQ(SegmentFilesUnder(table->dir()).size(), 3u);
 
   std::atomic<bool> cancel{true};
   Status s = table->Compact(2, next_file, INT64_MIN, false, &cancel);
   EXPECT_EQ(s.code(), Status::Code::kAborted) << s.ToString();
   EXPECT_EQ(table->ToManifest().segments.size(), 3u);
-  EXPECT_EQ(SegmentFilesIn(table->dir()), 3u);  // the partial output is gone
+  EXPECT_EQ(SegmentFilesUnder(table->dir()).size(), 3u);  // the partial output is gone
   EXPECT_TRUE(table->TakeObsoleteFiles().empty());
 
   cancel = false;

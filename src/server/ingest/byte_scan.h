@@ -70,4 +70,14 @@ inline bool IsEscaped(const char* begin, const char* p) {
   return (n & 1) != 0;
 }
 
+// The end of a line-protocol series key starting at `begin`: its first unescaped space, else `end`.
+inline const char* SeriesKeyEnd(const char* begin, const char* end) {
+  const char* q = begin;
+  for (;;) {
+    q = FindByte(q, end, ' ');
+    if (q == end || !IsEscaped(begin, q)) return q;
+    ++q;
+  }
+}
+
 }  // namespace gnomon::server::internal

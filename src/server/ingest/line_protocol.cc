@@ -31,13 +31,7 @@ void ReserveNewTable(storage::TableBatch* table, size_t line_bytes, size_t field
 // prefetch: Add matches the key by its bytes' address and length.
 std::string_view PeekSeriesKey(const char* p, const char* end) {
   while (p < end && (*p == ' ' || *p == '\t')) ++p;
-  const char* q = p;
-  for (;;) {
-    q = internal::FindByte(q, end, ' ');
-    if (q == end || !internal::IsEscaped(p, q)) break;
-    ++q;
-  }
-  return std::string_view(p, static_cast<size_t>(q - p));
+  return std::string_view(p, static_cast<size_t>(internal::SeriesKeyEnd(p, end) - p));
 }
 
 }  // namespace

@@ -170,12 +170,7 @@ bool LineParser::Parse(std::string_view line, ParsedLine* out, LineSyntaxError* 
 
   // Series key: everything up to the first unescaped space.
   const char* key_begin = p;
-  const char* q = p;
-  for (;;) {
-    q = FindByte(q, end, ' ');
-    if (q == end || !internal::IsEscaped(key_begin, q)) break;
-    ++q;
-  }
+  const char* q = internal::SeriesKeyEnd(key_begin, end);
   if (q == key_begin) return Fail(error, off(q), "missing measurement");
   out->series_key = std::string_view(key_begin, static_cast<size_t>(q - key_begin));
   out->series_key_offset = off(key_begin);
