@@ -14,7 +14,7 @@
 #include "src/base/time_util.h"
 #include "src/bench/bounded_queue.h"
 #include "src/bench/http_client.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/bench/json_writer.h"
 #include "src/bench/url.h"
 

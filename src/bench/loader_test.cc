@@ -8,7 +8,7 @@
 #include <set>
 
 #include "src/bench/fake_http_server.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 
 namespace gnomon::bench {
 namespace {

@@ -11,7 +11,7 @@
 #include "src/bench/generated_source.h"
 #include "src/bench/http_client.h"
 #include "src/bench/input_source.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/bench/loader.h"
 #include "src/bench/query_file.h"
 #include "src/bench/query_generator.h"

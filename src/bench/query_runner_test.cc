@@ -6,7 +6,7 @@
 #include <set>
 
 #include "src/bench/fake_http_server.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/bench/url.h"
 
 namespace gnomon::bench {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/base/result.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/bench/stats.h"
 
 namespace gnomon::bench {

@@ -84,6 +84,11 @@ struct DatabaseOptions {
   int64_t retention_ns = 0;  // 0: the server-wide default
 };
 
+struct DatabaseInfo {
+  DatabaseOptions options;         // its own settings
+  int64_t effective_retention_ns = 0;  // its own, else the server-wide one; 0 keeps everything
+};
+
 struct ColumnInfo {
   std::string name;
   enum class Kind : uint8_t { kTime, kTag, kField } kind;
@@ -156,6 +161,17 @@ class Engine {
   virtual Status DropDatabase(const std::string& name) = 0;
   virtual std::vector<std::string> ListDatabases() = 0;
   virtual bool DatabaseExists(const std::string& name) = 0;
+  // NotFound when the database does not exist. The default bodies serve test doubles.
+  virtual Result<DatabaseInfo> DescribeDatabase(const std::string& name) {
+    (void)name;
+    return Status::Unsupported("database settings are not supported");
+  }
+  // Replaces the database's settings; durable (in the manifest) when it returns OK.
+  virtual Status AlterDatabase(const std::string& name, const DatabaseOptions& options) {
+    (void)name;
+    (void)options;
+    return Status::Unsupported("database settings are not supported");
+  }
 
   virtual Result<std::vector<std::string>> ListTables(const std::string& database) = 0;
   virtual Result<TableInfo> DescribeTable(const std::string& database, const std::string& table) = 0;

@@ -366,6 +366,26 @@ Status EngineImpl::CreateDatabase(const std::string& name, const DatabaseOptions
   return SaveManifestNow();
 }
 
+Result<DatabaseInfo> EngineImpl::DescribeDatabase(const std::string& name) {
+  std::shared_lock lock(dbs_mu_);
+  auto it = databases_.find(name);
+  if (it == databases_.end()) return Status::NotFound("database not found: " + name);
+  DatabaseInfo info;
+  info.options.retention_ns = it->second->retention_ns;
+  info.effective_retention_ns = info.options.retention_ns != 0 ? info.options.retention_ns : options_.retention_ns;
+  return info;
+}
+
+Status EngineImpl::AlterDatabase(const std::string& name, const DatabaseOptions& options) {
+  {
+    std::unique_lock lock(dbs_mu_);
+    auto it = databases_.find(name);
+    if (it == databases_.end()) return Status::NotFound("database not found: " + name);
+    it->second->retention_ns = options.retention_ns;
+  }
+  return SaveManifestNow();
+}
+
 Status EngineImpl::DropDatabase(const std::string& name) {
   if (!DatabaseExists(name)) return Status::NotFound("database " + name + " not found");
   ControlRecord record;

@@ -41,6 +41,8 @@ class EngineImpl final : public Engine {
   Result<WriteOutcome> Write(const WriteBatch& batch, const WriteOptions& options) override;
   Status CreateDatabase(const std::string& name, const DatabaseOptions& options) override;
   Status DropDatabase(const std::string& name) override;
+  Result<DatabaseInfo> DescribeDatabase(const std::string& name) override;
+  Status AlterDatabase(const std::string& name, const DatabaseOptions& options) override;
   std::vector<std::string> ListDatabases() override;
   bool DatabaseExists(const std::string& name) override;
   Result<std::vector<std::string>> ListTables(const std::string& database) override;

@@ -210,5 +210,37 @@ TEST_F(RetentionTest, NoRetentionKeepsEverything) {
   EXPECT_EQ(SegmentFiles().size(), 3u);
 }
 
+TEST_F(RetentionTest, AlteredRetentionIsDurableAndApplies) {
+  server_retention_ = 0;
+  Reopen();
+  ASSERT_TRUE(engine_->CreateDatabase("db", {}).ok());
+  WriteThreePartitions("db");
+  auto before = engine_->DescribeDatabase("db");
+  ASSERT_TRUE(before.ok());
+  EXPECT_EQ(before->options.retention_ns, 0);
+  EXPECT_EQ(before->effective_retention_ns, 0);
+  DatabaseOptions two_days;
+  two_days.retention_ns = 2 * kNanosPerDay;
+  ASSERT_TRUE(engine_->AlterDatabase("db", two_days).ok());
+  Reopen();
+  auto after = engine_->DescribeDatabase("db");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->options.retention_ns, 2 * kNanosPerDay);
+  ASSERT_TRUE(engine_->Flush().ok());
+  ASSERT_TRUE(engine_->ApplyRetention().ok());
+  EXPECT_EQ(Rows("db")["h"], Times(today_));
+  EXPECT_TRUE(engine_->AlterDatabase("missing", two_days).IsNotFound());
+  EXPECT_TRUE(engine_->DescribeDatabase("missing").status().IsNotFound());
+}
+
+TEST_F(RetentionTest, ADatabaseWithoutItsOwnRetentionShowsTheServers) {
+  ASSERT_TRUE(engine_->CreateDatabase("db", {}).ok());
+  auto info = engine_->DescribeDatabase("db");
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->options.retention_ns, 0);
+  EXPECT_EQ(info->effective_retention_ns, server_retention_);
+  EXPECT_GT(server_retention_, 0);
+}
+
 }  // namespace
 }  // namespace gnomon::storage

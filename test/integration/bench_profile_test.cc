@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/port/env.h"
 #include "test/integration/server_process.h"
 
@@ -23,12 +23,12 @@ int Shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bench::JsonValue ReadSummary(const std::string& out) {
+JsonValue ReadSummary(const std::string& out) {
   auto text = port::ReadFileToString(port::Env::Default(), out + "/summary.json");
   EXPECT_TRUE(text.ok()) << text.status().ToString();
-  auto doc = bench::JsonValue::Parse(text.ok() ? *text : "{}");
+  auto doc = JsonValue::Parse(text.ok() ? *text : "{}");
   EXPECT_TRUE(doc.ok());
-  return doc.ok() ? *doc : bench::JsonValue();
+  return doc.ok() ? *doc : JsonValue();
 }
 
 TEST(BenchProfileTest, ShrunkenHeadlineRunsEveryPhase) {
@@ -41,16 +41,16 @@ TEST(BenchProfileTest, ShrunkenHeadlineRunsEveryPhase) {
                        "/profile.err");
   auto err = port::ReadFileToString(port::Env::Default(), dir + "/profile.err");
   ASSERT_EQ(code, 0) << (err.ok() ? *err : "");
-  bench::JsonValue summary = ReadSummary(out);
-  const bench::JsonValue* ingest = summary.Find("ingest");
+  JsonValue summary = ReadSummary(out);
+  const JsonValue* ingest = summary.Find("ingest");
   ASSERT_NE(ingest, nullptr);
   EXPECT_EQ(ingest->NumberOr("rows", 0), 12.0 * 13 * 360);
   EXPECT_EQ(ingest->NumberOr("metrics", 0), 12.0 * 13 * 360 * 10);
-  const bench::JsonValue* queries = summary.Find("queries");
+  const JsonValue* queries = summary.Find("queries");
   ASSERT_NE(queries, nullptr);
   EXPECT_EQ(queries->array().size(), 30u);  // 15 types, fresh and compacted
-  for (const bench::JsonValue& q : queries->array()) EXPECT_EQ(q.NumberOr("count", 0), 2) << q.StringOr("name", "");
-  const bench::JsonValue* server = summary.Find("server");
+  for (const JsonValue& q : queries->array()) EXPECT_EQ(q.NumberOr("count", 0), 2) << q.StringOr("name", "");
+  const JsonValue* server = summary.Find("server");
   ASSERT_NE(server, nullptr);
   EXPECT_GT(server->NumberOr("loadCpuSeconds", 0), 0);
   EXPECT_GT(server->NumberOr("peakRssBytes", 0), 0);
@@ -87,7 +87,7 @@ TEST(BenchProfileTest, ShrunkenIotFleetStreamsAndLoadsEveryLine) {
                        out + " 2>" + dir + "/profile.err");
   auto err = port::ReadFileToString(port::Env::Default(), dir + "/profile.err");
   ASSERT_EQ(code, 0) << (err.ok() ? *err : "");
-  bench::JsonValue summary = ReadSummary(out);
+  JsonValue summary = ReadSummary(out);
   // TSBS's IoT data drops some entries: fewer rows than 300 trucks x 120 steps x 2, never more
   // than a handful of deferred extras.
   const double rows = summary.Find("ingest")->NumberOr("rows", 0);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "src/server/http/http_test_client.h"
@@ -136,6 +137,81 @@ INSTANTIATE_TEST_SUITE_P(Files, InfluxqlFileTest, ::testing::ValuesIn(TestFiles(
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
                          });
+
+// The answer formats of /query over a real server: InfluxDB 1.6.7's answers to the same requests.
+class QueryFormatsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = MakeTempDir("gnomon-influxql-formats");
+    server_ = std::make_unique<ServerProcess>(kBinary, dir_, std::vector<std::string>{"--wal-sync", "none"});
+    ASSERT_TRUE(server_->Start().ok());
+    auto w = Call("POST", "/write?db=db",
+                  "cpu,host=a v=1 1000000000\ncpu,host=a v=2.5 2000000000\n"
+                  "cpu,host=b v=3 3000000000\ncpu,host=b v=4 4000000000\ncpu,host=b v=5 5000000000\n");
+    ASSERT_EQ(w.status, 204) << w.body;
+  }
+  void TearDown() override {
+    server_.reset();
+    RemoveTree(dir_);
+  }
+  server::http::TestReply Call(std::string_view method, std::string_view target, std::string_view body = "",
+                               std::vector<std::pair<std::string, std::string>> headers = {}) {
+    auto r = server::http::HttpRequestOnce("127.0.0.1", server_->port(), method, target, body, headers);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? *r : server::http::TestReply{};
+  }
+  server::http::TestReply Get(std::string_view target) { return Call("GET", target); }
+
+  std::string dir_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_F(QueryFormatsTest, CsvWhenTheClientAcceptsIt) {
+  auto r = Call("GET", "/query?db=db&epoch=s&q=SELECT+v+FROM+cpu+GROUP+BY+host%3BSHOW+DATABASES", "",
+                  {{"Accept", "application/csv"}});
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.Header("content-type"), "text/csv");
+  EXPECT_EQ(r.body,
+            "name,tags,time,v\ncpu,host=a,1,1\ncpu,host=a,2,2.5\ncpu,host=b,3,3\ncpu,host=b,4,4\ncpu,host=b,5,5\n"
+            "\nname,tags,name\ndatabases,,db\n");
+  auto bad = Call("GET", "/query?q=SELEC+v", "", {{"Accept", "text/csv"}});
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.Header("content-type"), "text/csv");
+  EXPECT_EQ(bad.body.substr(0, 28), "error\n\"error parsing query: ");
+  auto json = Call("GET", "/query?db=db&q=SHOW+DATABASES", "", {{"Accept", "application/json"}});
+  EXPECT_EQ(json.Header("content-type"), "application/json");
+}
+
+TEST_F(QueryFormatsTest, ChunkedAnswersComeAsOneDocumentPerPiece) {
+  auto r = Get("/query?db=db&chunked=true&chunk_size=2&q=SELECT+v+FROM+cpu+WHERE+host%3D%27b%27");
+  EXPECT_EQ(r.body,
+            R"({"results":[{"statement_id":0,"series":[{"name":"cpu","columns":["time","v"],"values":)"
+            R"([["1970-01-01T00:00:03Z",3],["1970-01-01T00:00:04Z",4]],"partial":true}],"partial":true}]})"
+            "\n"
+            R"({"results":[{"statement_id":0,"series":[{"name":"cpu","columns":["time","v"],"values":)"
+            R"([["1970-01-01T00:00:05Z",5]]}]}]})"
+            "\n");
+  // Only chunked=true turns it on, as in InfluxDB; a bad chunk_size is the default, 10,000.
+  EXPECT_EQ(Get("/query?db=db&chunked=1&q=SHOW+DATABASES").body.find('\n'), std::string::npos);
+  EXPECT_EQ(Get("/query?db=db&chunked=true&chunk_size=x&q=SELECT+v+FROM+cpu").body,
+            R"({"results":[{"statement_id":0,"series":[{"name":"cpu","columns":["time","v"],"values":)"
+            R"([["1970-01-01T00:00:01Z",1],["1970-01-01T00:00:02Z",2.5],["1970-01-01T00:00:03Z",3],)"
+            R"(["1970-01-01T00:00:04Z",4],["1970-01-01T00:00:05Z",5]]}]}]})"
+            "\n");
+}
+
+TEST_F(QueryFormatsTest, BoundParameters) {
+  auto r = Get("/query?db=db&epoch=s&q=SELECT+v+FROM+%24m+WHERE+host+%3D+%24h+AND+v+%3E+%24x&params=" +
+                 std::string("%7B%22h%22%3A%22b%22%2C%22x%22%3A3%2C%22m%22%3A%7B%22identifier%22%3A%22cpu%22%7D%7D"));
+  EXPECT_EQ(r.body, R"({"results":[{"statement_id":0,"series":[{"name":"cpu","columns":["time","v"],)"
+                    R"("values":[[4,4],[5,5]]}]}]})");
+  auto missing = Get("/query?db=db&q=SELECT+v+FROM+cpu+WHERE+v+%3E+%24x&params=%7B%7D");
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_EQ(missing.body, R"({"error":"error parsing query: missing parameter: x at line 1, char 29"})");
+  auto bad = Get("/query?db=db&q=SELECT+v+FROM+cpu&params=%7B");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.body.rfind(R"({"error":"error parsing query parameters: )", 0), 0u) << bad.body;
+}
 
 }  // namespace
 }  // namespace gnomon::test

@@ -24,7 +24,7 @@ const char* FateName(BatchFate fate) {
   return "?";
 }
 
-bool AsInt64(const bench::JsonValue& v, int64_t* out) {
+bool AsInt64(const JsonValue& v, int64_t* out) {
   if (!v.is_number() || std::nearbyint(v.number()) != v.number()) return false;
   *out = static_cast<int64_t>(v.number());
   return true;

@@ -33,15 +33,15 @@ Result<SqlResult> RunSql(uint16_t port, const std::string& database, const std::
     return Status::IOError("/v1/sql '" + sql + "': HTTP " + std::to_string(reply.status) + ": " +
                            reply.body.substr(0, 500));
   }
-  GNOMON_ASSIGN_OR_RETURN(bench::JsonValue json, bench::JsonValue::Parse(reply.body));
-  const bench::JsonValue* columns = json.Find("columns");
-  const bench::JsonValue* rows = json.Find("rows");
+  GNOMON_ASSIGN_OR_RETURN(JsonValue json, JsonValue::Parse(reply.body));
+  const JsonValue* columns = json.Find("columns");
+  const JsonValue* rows = json.Find("rows");
   if (columns == nullptr || !columns->is_array() || rows == nullptr || !rows->is_array()) {
     return Status::Corruption("/v1/sql answer without columns and rows: " + reply.body.substr(0, 500));
   }
   SqlResult result;
-  for (const bench::JsonValue& c : columns->array()) result.columns.push_back(c.StringOr("name", ""));
-  for (const bench::JsonValue& r : rows->array()) {
+  for (const JsonValue& c : columns->array()) result.columns.push_back(c.StringOr("name", ""));
+  for (const JsonValue& r : rows->array()) {
     if (!r.is_array() || r.array().size() != result.columns.size()) {
       return Status::Corruption("/v1/sql row does not match the columns: " + reply.body.substr(0, 500));
     }

@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "src/base/result.h"
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 
 namespace gnomon::test {
 
 struct SqlResult {
   std::vector<std::string> columns;
-  std::vector<std::vector<bench::JsonValue>> rows;
+  std::vector<std::vector<JsonValue>> rows;
 };
 
 // application/x-www-form-urlencoded encoding of one value.

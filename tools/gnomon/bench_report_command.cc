@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 #include "src/bench/report.h"
 #include "src/port/env.h"
 #include "tools/gnomon/bench_driver_commands.h"
@@ -27,9 +27,9 @@ struct ReportFlags {
   std::string out;
 };
 
-Result<bench::JsonValue> ReadJson(const std::string& path) {
+Result<JsonValue> ReadJson(const std::string& path) {
   GNOMON_ASSIGN_OR_RETURN(std::string text, port::ReadFileToString(port::Env::Default(), path));
-  auto doc = bench::JsonValue::Parse(text);
+  auto doc = JsonValue::Parse(text);
   if (!doc.ok()) return doc.status().WithContext(path);
   return doc;
 }
@@ -46,13 +46,13 @@ Status RunReportCommand(const ReportFlags& f) {
   bench::ReportInput input;
   input.env = bench::CollectEnvironment(GNOMON_VERSION);
   if (!f.load.empty()) {
-    GNOMON_ASSIGN_OR_RETURN(bench::JsonValue doc, ReadJson(f.load));
+    GNOMON_ASSIGN_OR_RETURN(JsonValue doc, ReadJson(f.load));
     auto figures = bench::LoadFiguresFromJson(doc);
     if (!figures.ok()) return figures.status().WithContext(f.load);
     input.load = *figures;
   }
   for (const std::string& path : f.queries) {
-    GNOMON_ASSIGN_OR_RETURN(bench::JsonValue doc, ReadJson(path));
+    GNOMON_ASSIGN_OR_RETURN(JsonValue doc, ReadJson(path));
     auto figures = bench::QueryFiguresFromJson(doc, Stem(path));
     if (!figures.ok()) return figures.status().WithContext(path);
     input.queries.insert(input.queries.end(), figures->begin(), figures->end());

@@ -121,6 +121,7 @@ struct Statement {
   int64_t limit = 0, offset = 0;
   int64_t duration_ns = -1;  // WITH DURATION / DURATION d; 0 = INF; -1 = not given
   bool make_default = false;  // DEFAULT
+  int64_t replication = 0;    // REPLICATION n; 0 = not given
 };
 
 }  // namespace gnomon::query::influxql

@@ -22,6 +22,15 @@ Token Make(Token::Kind kind, std::string text, size_t pos) {
 
 }  // namespace
 
+Result<int64_t> ParseDurationLiteral(std::string_view raw) {
+  std::string normalized;  // InfluxQL's lone 'u' / 'µ' is microseconds
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == 'u' && (i + 1 == raw.size() || AsciiIsDigit(raw[i + 1]))) normalized += "us";
+    else normalized += raw[i];
+  }
+  return ParseInterval(normalized);
+}
+
 bool Token::Is(std::string_view kw) const {
   if (kind != Kind::kIdent || text.size() != kw.size()) return false;
   for (size_t i = 0; i < kw.size(); ++i) {
@@ -97,12 +106,7 @@ Token Lexer::ScanNumber(size_t* pos) const {
     size_t q = p;
     while (q < text_.size() && (IsIdentChar(text_[q]) || static_cast<unsigned char>(text_[q]) >= 0x80)) ++q;
     std::string raw(text_.substr(start, q - start));
-    std::string normalized;  // InfluxQL's lone 'u' / 'µ' is microseconds
-    for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == 'u' && (i + 1 == raw.size() || AsciiIsDigit(raw[i + 1]))) normalized += "us";
-      else normalized += raw[i];
-    }
-    auto ns = ParseInterval(normalized);
+    auto ns = ParseDurationLiteral(raw);
     *pos = q;
     if (!ns.ok()) return Make(Token::Kind::kIllegal, raw, start);
     Token t = Make(Token::Kind::kDuration, raw, start);
@@ -124,6 +128,22 @@ Token Lexer::ScanNumber(size_t* pos) const {
   return t;
 }
 
+// `$name`: the token bound to name, at this position. InfluxDB's words for the two failures.
+Token Lexer::ScanBoundParameter(size_t* pos) const {
+  size_t start = *pos, q = start + 1;
+  while (q < text_.size() && IsIdentChar(text_[q])) ++q;
+  *pos = q;
+  std::string_view name = text_.substr(start + 1, q - start - 1);
+  if (name.empty()) return Make(Token::Kind::kIllegal, "empty bound parameter", start);
+  auto it = params_ == nullptr ? BoundParams::const_iterator() : params_->find(name);
+  if (params_ == nullptr || it == params_->end()) {
+    return Make(Token::Kind::kIllegal, "missing parameter: " + std::string(name), start);
+  }
+  Token t = it->second;
+  t.pos = start;
+  return t;
+}
+
 Token Lexer::Scan(size_t* pos) const {
   SkipSpace(pos);
   size_t p = *pos;
@@ -140,6 +160,7 @@ Token Lexer::Scan(size_t* pos) const {
   }
   if (AsciiIsDigit(c) || (c == '.' && p + 1 < text_.size() && AsciiIsDigit(text_[p + 1]))) return ScanNumber(pos);
   if (c == '\'' || c == '"') return ScanQuoted(pos, c);
+  if (c == '$') return ScanBoundParameter(pos);
   char n = p + 1 < text_.size() ? text_[p + 1] : '\0';
   switch (c) {
     case '(': return single(Token::Kind::kLParen, 1);

@@ -5,10 +5,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
+#include "src/base/result.h"
+
 namespace gnomon::query::influxql {
+
+// Nanoseconds of a duration literal's text: 10m, 1h30m, 500ms, 5u.
+Result<int64_t> ParseDurationLiteral(std::string_view raw);
 
 struct Token {
   enum class Kind : uint8_t {
@@ -27,9 +33,13 @@ struct Token {
   std::string Describe() const;  // for "found X" in errors
 };
 
+// Bound parameters: `$name` in the text reads as the token bound to `name` (see influxql_params.h).
+using BoundParams = std::map<std::string, Token, std::less<>>;
+
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  // `params` (may be null: no parameters) must outlive the lexer.
+  explicit Lexer(std::string_view text, const BoundParams* params = nullptr) : text_(text), params_(params) {}
   // The token at *pos (after whitespace and comments); *pos moves past it.
   Token Scan(size_t* pos) const;
   // A /regex/ at *pos, or kIllegal when none starts there.
@@ -42,8 +52,10 @@ class Lexer {
   void SkipSpace(size_t* pos) const;
   Token ScanNumber(size_t* pos) const;
   Token ScanQuoted(size_t* pos, char quote) const;
+  Token ScanBoundParameter(size_t* pos) const;
 
   std::string_view text_;
+  const BoundParams* params_;
 };
 
 }  // namespace gnomon::query::influxql

@@ -231,6 +231,7 @@ Status Parser::ParseRetentionPolicyOptions(Statement* st, bool create) {
     } else if (Accept("replication")) {
       GNOMON_ASSIGN_OR_RETURN(int64_t n, ParseNonNegativeInteger("integer"));
       if (n < 1) return Status::InvalidArgument("invalid value " + std::to_string(n) + ": must be 1 <= n <= 2147483647");
+      st->replication = n;
     } else if (Accept("shard")) {
       GNOMON_RETURN_IF_ERROR(Expect("duration"));
       if (token_.kind != Token::Kind::kDuration && !token_.Is("inf")) return Error("duration");
@@ -260,7 +261,7 @@ Result<Statement> Parser::ParseCreate() {
           else if (token_.kind == Token::Kind::kDuration) st.duration_ns = Advance().int_value;
           else return Error("duration");
         } else if (Accept("replication")) {
-          GNOMON_RETURN_IF_ERROR(ParseNonNegativeInteger("integer").status());
+          GNOMON_ASSIGN_OR_RETURN(st.replication, ParseNonNegativeInteger("integer"));
         } else if (Accept("shard")) {
           GNOMON_RETURN_IF_ERROR(Expect("duration"));
           if (token_.kind != Token::Kind::kDuration) return Error("duration");
@@ -343,8 +344,8 @@ Result<Statement> Parser::ParseDelete() {
   return st;
 }
 
-Result<std::vector<Statement>> ParseQuery(std::string_view text) {
-  Parser parser(text);
+Result<std::vector<Statement>> ParseQuery(std::string_view text, const BoundParams* params) {
+  Parser parser(text, params);
   return parser.ParseAll();
 }
 

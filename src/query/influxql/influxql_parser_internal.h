@@ -19,7 +19,7 @@ struct DepthGuard {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : lexer_(text) { Advance(); }
+  Parser(std::string_view text, const BoundParams* params) : lexer_(text, params) { Advance(); }
 
   Result<std::vector<Statement>> ParseAll();
 

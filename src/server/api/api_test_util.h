@@ -39,12 +39,33 @@ struct ApiFixture {
     req.receive_time_ns = receive_time_ns;
     http::Response resp;
     router.Dispatch(req, &resp);
+    RunStream(&resp);
     return resp;
   }
   http::Response Post(std::string target, std::string body) {
     return Call(http::Method::kPost, std::move(target), std::move(body));
   }
   http::Response Get(std::string target) { return Call(http::Method::kGet, std::move(target)); }
+
+  // A streamed answer as the server sends it: the producer runs after the handler; what it
+  // wrote becomes the body (the head as the Response was at its first write).
+  static void RunStream(http::Response* resp) {
+    if (!resp->stream) return;
+    struct Collect final : http::ChunkSink {
+      Status Write(std::string_view bytes) override {
+        wrote = true;
+        body.append(bytes);
+        return Status::OK();
+      }
+      bool wrote = false;
+      std::string body;
+    } sink;
+    auto producer = std::move(resp->stream);
+    resp->stream = nullptr;
+    Status s = producer(resp, &sink);
+    if (sink.wrote) resp->body = std::move(sink.body);
+    if (!s.ok() && sink.wrote) resp->body += "<cut: " + s.message() + ">";
+  }
 
   FakeEngine engine;
   http::HttpStats http_stats;

@@ -87,6 +87,19 @@ class FakeEngine : public storage::Engine {
     retention_[name] = options.retention_ns;
     return Status::OK();
   }
+  Result<storage::DatabaseInfo> DescribeDatabase(const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!databases_.count(name)) return Status::NotFound("database not found: " + name);
+    storage::DatabaseInfo info;
+    info.options.retention_ns = info.effective_retention_ns = retention_[name];
+    return info;
+  }
+  Status AlterDatabase(const std::string& name, const storage::DatabaseOptions& options) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!databases_.count(name)) return Status::NotFound("database not found: " + name);
+    retention_[name] = options.retention_ns;
+    return Status::OK();
+  }
   Status DropDatabase(const std::string& name) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (databases_.erase(name) == 0) return Status::NotFound("database " + name);

@@ -10,6 +10,7 @@
 #include "src/server/api/database_name.h"
 #include "src/server/api/influxql_into_writer.h"
 #include "src/server/api/influxql_meta.h"
+#include "src/server/api/influxql_retention.h"
 
 namespace gnomon::server::api {
 namespace {
@@ -31,7 +32,7 @@ query::influxql::CompileContext CompileContextFor(ApiContext& ctx, const std::st
 // SELECT ... INTO: every compiled query's rows written to the target; the answer counts points
 // as InfluxDB does: {"name":"result","columns":["time","written"],"values":[[0, N]]}.
 Status RunSelectInto(ApiContext& ctx, const query::influxql::Source& into, const std::vector<CompiledSelect>& compiled,
-                     const InfluxqlRequest& req, const std::string& db, http::JsonWriter* json) {
+                     const InfluxqlRequest& req, const std::string& db, InfluxAnswer* out) {
   const std::string target_db = into.database.empty() ? db : into.database;
   if (target_db.empty()) return Status::InvalidArgument("database name required");
   GNOMON_RETURN_IF_ERROR(req.caller->Check(auth::Access::kWrite, target_db));
@@ -47,55 +48,57 @@ Status RunSelectInto(ApiContext& ctx, const query::influxql::Source& into, const
     written += sink.written();
     GNOMON_RETURN_IF_ERROR(s);
   }
-  json->Key("series").BeginArray().BeginObject().Key("name").String("result");
-  json->Key("columns").BeginArray().String("time").String("written").EndArray();
-  json->Key("values").BeginArray().BeginArray();
-  if (req.format.epoch_divisor > 0) {
-    json->Int(0);
-  } else {
-    json->String("1970-01-01T00:00:00Z");
-  }
-  json->Int(written).EndArray().EndArray().EndObject().EndArray();
+  const std::string name = "result";
+  const std::vector<std::string> columns = {"time", "written"};
+  out->BeginSeries(&name, {}, {}, columns);
+  out->BeginRow();
+  out->Time(0);
+  out->Int(written);
+  out->EndRow();
+  out->EndSeries();
   return Status::OK();
 }
 
 Status RunSelect(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
-                 http::JsonWriter* json) {
+                 InfluxAnswer* out) {
   GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
-  if (st.select->into) return RunSelectInto(ctx, *st.select->into, compiled, req, db, json);
-  SeriesSet set(req.format);
+  if (st.select->into) return RunSelectInto(ctx, *st.select->into, compiled, req, db, out);
   for (const CompiledSelect& c : compiled) {
     query::QueryOptions options;
     options.database = c.database;
     options.now_ns = req.now_ns;
     options.access_check = req.caller->AccessCheck();
-    SeriesWriter sink(c, &set);
+    int64_t series_seen = 0;  // SLIMIT/SOFFSET count each measurement's series
+    SeriesWriter sink(c, out, req.flush, &series_seen);
     GNOMON_RETURN_IF_ERROR(ctx.query_engine->Execute(c.sql, options, &sink));
   }
-  if (set.count() > 0) json->Key("series").Raw(set.Finish());
   return Status::OK();
 }
 
 // EXPLAIN [ANALYZE]: the SQL each measurement's query compiled to, and the engine's plan of it.
 Status RunExplain(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
-                  http::JsonWriter* json) {
+                  InfluxAnswer* out) {
   GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
-  std::vector<std::vector<std::string>> lines;
+  std::vector<std::string> lines;
   for (const CompiledSelect& c : compiled) {
-    lines.push_back({"SQL: " + c.sql});
+    lines.push_back("SQL: " + c.sql);
     std::vector<std::vector<std::string>> plan;
     GNOMON_RETURN_IF_ERROR(CollectRows(ctx, req, c.database,
                                        std::string(st.explain_analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + c.sql, &plan));
     for (auto& row : plan) {
       std::string line;
       for (size_t i = 0; i < row.size(); ++i) line += (i ? "  " : "") + row[i];
-      lines.push_back({std::move(line)});
+      lines.push_back(std::move(line));
     }
   }
-  json->Key("series").BeginArray().BeginObject().Key("columns").BeginArray().String("QUERY PLAN").EndArray();
-  json->Key("values").BeginArray();
-  for (const auto& l : lines) json->BeginArray().String(l[0]).EndArray();
-  json->EndArray().EndObject().EndArray();
+  const std::vector<std::string> columns = {"QUERY PLAN"};
+  out->BeginSeries(nullptr, {}, {}, columns);
+  for (const auto& l : lines) {
+    out->BeginRow();
+    out->String(l);
+    out->EndRow();
+  }
+  out->EndSeries();
   return Status::OK();
 }
 
@@ -132,30 +135,32 @@ Status RunDelete(ApiContext& ctx, const Statement& st, const InfluxqlRequest& re
   return Status::OK();
 }
 
-void NameSeries(http::JsonWriter* json, std::string_view name, const std::vector<std::string>& values) {
-  json->Key("series").BeginArray().BeginObject();
-  json->Key("name").String(name);
-  json->Key("columns").BeginArray().String("name").EndArray();
-  if (!values.empty()) {
-    json->Key("values").BeginArray();
-    for (const auto& v : values) json->BeginArray().String(v).EndArray();
-    json->EndArray();
+// One series named `name` with a "name" column: SHOW DATABASES. Always written, even empty:
+// clients such as TSBS index series[0] unconditionally.
+void NameSeries(InfluxAnswer* out, const std::string& name, const std::vector<std::string>& values) {
+  const std::vector<std::string> columns = {"name"};
+  out->BeginSeries(&name, {}, {}, columns);
+  for (const auto& v : values) {
+    out->BeginRow();
+    out->String(v);
+    out->EndRow();
   }
-  json->EndObject().EndArray();
+  out->EndSeries();
 }
 
-Status Run(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, http::JsonWriter* json) {
+}  // namespace
+
+Status ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, InfluxAnswer* out) {
   storage::Engine& engine = *ctx.engine;
   const std::string db = st.database.empty() ? req.database : st.database;
   switch (st.kind) {
-    case Kind::kSelect: return RunSelect(ctx, st, req, db, json);
-    case Kind::kExplain: return RunExplain(ctx, st, req, db, json);
+    case Kind::kSelect: return RunSelect(ctx, st, req, db, out);
+    case Kind::kExplain: return RunExplain(ctx, st, req, db, out);
     case Kind::kShowDatabases: {
       std::vector<std::string> names = engine.ListDatabases();
       std::erase_if(names, [&](const std::string& n) { return !req.caller->Check(auth::Access::kRead, n).ok(); });
       std::sort(names.begin(), names.end());
-      // Always one series, even when empty: clients such as TSBS index series[0] unconditionally.
-      NameSeries(json, "databases", names);
+      NameSeries(out, "databases", names);
       return Status::OK();
     }
     case Kind::kShowMeasurements:
@@ -165,9 +170,14 @@ Status Run(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, htt
     case Kind::kShowFieldKeys:
     case Kind::kShowSeries:
     case Kind::kShowSeriesCardinality:
-    case Kind::kShowRetentionPolicies: return ExecuteShow(ctx, st, req, db, json);
+    case Kind::kShowRetentionPolicies: return ExecuteShow(ctx, st, req, db, out);
     case Kind::kCreateDatabase: {
       GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(st.database));
+      if (!st.name.empty() && st.name != kRetentionPolicyName) {
+        return Status::Unsupported("a database has one retention policy here, \"" + std::string(kRetentionPolicyName) +
+                                   "\": WITH NAME " + st.name + " is not supported");
+      }
+      if (st.replication > 1) return Status::Unsupported("replication factor must be 1: Gnomon keeps one copy");
       storage::DatabaseOptions options;
       options.retention_ns = std::max<int64_t>(st.duration_ns, 0);
       Status s = engine.CreateDatabase(st.database, options);
@@ -189,18 +199,9 @@ Status Run(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, htt
     case Kind::kDropSeries: return RunDelete(ctx, st, req, db);
     case Kind::kCreateRetentionPolicy:
     case Kind::kAlterRetentionPolicy:
-    case Kind::kDropRetentionPolicy:
-      return Status::Unsupported("retention policies are not supported yet (a database has one retention, "
-                                 "set with CREATE DATABASE ... WITH DURATION)");
+    case Kind::kDropRetentionPolicy: return ChangeRetentionPolicy(ctx, st);
   }
   return Status::Internal("unknown statement");
-}
-
-}  // namespace
-
-void ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, http::JsonWriter* json) {
-  Status s = Run(ctx, st, req, json);
-  if (!s.ok()) json->Key("error").String(s.message());
 }
 
 Status AuthorizeInfluxql(const Statement& st, std::string_view database, const Caller& caller) {

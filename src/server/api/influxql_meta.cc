@@ -6,6 +6,7 @@
 #include "re2/re2.h"
 #include "src/query/influxql/influxql_compiler_internal.h"
 #include "src/query/query_engine.h"
+#include "src/server/api/influxql_retention.h"
 
 namespace gnomon::server::api {
 namespace {
@@ -47,20 +48,25 @@ bool Matches(const std::string& pattern, const std::string& s) {
   return re.ok() && RE2::PartialMatch(s, re);
 }
 
-void NamedSeries(http::JsonWriter* j, const std::string* name, const std::vector<std::string>& columns,
+void NamedSeries(InfluxAnswer* out, const std::string* name, const std::vector<std::string>& columns,
                  const std::vector<std::vector<std::string>>& values) {
-  j->BeginObject();
-  if (name != nullptr) j->Key("name").String(*name);
-  j->Key("columns").BeginArray();
-  for (const auto& c : columns) j->String(c);
-  j->EndArray();
-  j->Key("values").BeginArray();
+  out->BeginSeries(name, {}, {}, columns);
   for (const auto& row : values) {
-    j->BeginArray();
-    for (const auto& v : row) j->String(v);
-    j->EndArray();
+    out->BeginRow();
+    for (const auto& v : row) out->String(v);
+    out->EndRow();
   }
-  j->EndArray().EndObject();
+  out->EndSeries();
+}
+
+// A series of one integer: the cardinality answers.
+void CountSeries(InfluxAnswer* out, const std::string* name, int64_t count) {
+  const std::vector<std::string> columns = {"count"};
+  out->BeginSeries(name, {}, {}, columns);
+  out->BeginRow();
+  out->Int(count);
+  out->EndRow();
+  out->EndSeries();
 }
 
 void Page(std::vector<std::vector<std::string>>* rows, int64_t limit, int64_t offset) {
@@ -109,16 +115,6 @@ const char* FieldTypeName(ValueType t) {
   }
 }
 
-// Line-protocol escaping of a series key's parts.
-std::string EscapeKey(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == ',' || c == '=' || c == ' ') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<std::optional<MeasurementSchema>> LookUpSchema(storage::Engine& engine, const std::string& db,
@@ -150,22 +146,11 @@ Status CollectRows(ApiContext& ctx, const InfluxqlRequest& req, const std::strin
 }
 
 Status ExecuteShow(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, const std::string& db,
-                   http::JsonWriter* json) {
+                   InfluxAnswer* out) {
   using K = Statement::Kind;
   if (db.empty()) return Status::InvalidArgument("database name required");
   if (!ctx.engine->DatabaseExists(db)) return Status::NotFound("database not found: " + db);
-  http::JsonWriter series;
-  series.BeginArray();
-  size_t count = 0;
-  if (st.kind == K::kShowRetentionPolicies) {
-    // Gnomon keeps one policy per database; its figures are what InfluxDB shows for autogen.
-    series.BeginObject().Key("columns").BeginArray();
-    for (const char* c : {"name", "duration", "shardGroupDuration", "replicaN", "default"}) series.String(c);
-    series.EndArray().Key("values").BeginArray().BeginArray();
-    series.String("autogen").String("0s").String("168h0m0s").Int(1).Bool(true);
-    series.EndArray().EndArray().EndObject();
-    count = 1;
-  }
+  if (st.kind == K::kShowRetentionPolicies) return ShowRetentionPolicies(ctx, db, out);
   GNOMON_ASSIGN_OR_RETURN(auto measurements, Measurements(ctx, st, db));
   std::vector<std::vector<std::string>> all_keys;  // SHOW SERIES
   if (st.kind == K::kShowMeasurements) {
@@ -187,14 +172,10 @@ Status ExecuteShow(ApiContext& ctx, const Statement& st, const InfluxqlRequest& 
     Page(&rows, st.limit, st.offset);
     if (!rows.empty()) {
       std::string name = "measurements";
-      NamedSeries(&series, &name, {"name"}, rows);
-      count = 1;
+      NamedSeries(out, &name, {"name"}, rows);
     }
   } else if (st.kind == K::kShowMeasurementCardinality) {
-    series.BeginObject().Key("columns").BeginArray().String("count").EndArray();
-    series.Key("values").BeginArray().BeginArray().Int(static_cast<int64_t>(measurements.size())).EndArray().EndArray();
-    series.EndObject();
-    count = 1;
+    CountSeries(out, nullptr, static_cast<int64_t>(measurements.size()));
   }
   for (const auto& m : measurements) {
     if (st.kind != K::kShowTagKeys && st.kind != K::kShowTagValues && st.kind != K::kShowFieldKeys &&
@@ -254,9 +235,14 @@ Status ExecuteShow(ApiContext& ctx, const Statement& st, const InfluxqlRequest& 
         GNOMON_RETURN_IF_ERROR(CollectRows(ctx, req, db, "SELECT DISTINCT " + list + " FROM " + rel.from_sql + where, &tagsets));
       }
       for (const auto& ts : tagsets) {
-        std::string key = EscapeKey(m);
+        std::string key;
+        AppendSeriesKeyPart(&key, m);
         for (size_t i = 0; i < schema->tags.size(); ++i) {
-          if (!ts[i].empty()) key += "," + EscapeKey(schema->tags[i]) + "=" + EscapeKey(ts[i]);
+          if (ts[i].empty()) continue;
+          key += ',';
+          AppendSeriesKeyPart(&key, schema->tags[i]);
+          key += '=';
+          AppendSeriesKeyPart(&key, ts[i]);
         }
         rows.push_back({std::move(key)});
       }
@@ -266,28 +252,19 @@ Status ExecuteShow(ApiContext& ctx, const Statement& st, const InfluxqlRequest& 
       }
       std::sort(rows.begin(), rows.end());
       if (st.kind == K::kShowSeriesCardinality) {
-        series.BeginObject().Key("name").String(m).Key("columns").BeginArray().String("count").EndArray();
-        series.Key("values").BeginArray().BeginArray().Int(static_cast<int64_t>(rows.size())).EndArray().EndArray();
-        series.EndObject();
-        ++count;
+        CountSeries(out, &m, static_cast<int64_t>(rows.size()));
         continue;
       }
     }
     Page(&rows, st.limit, st.offset);
     if (rows.empty()) continue;
-    NamedSeries(&series, name, columns, rows);
-    ++count;
+    NamedSeries(out, name, columns, rows);
   }
   if (st.kind == K::kShowSeries) {
     std::sort(all_keys.begin(), all_keys.end());
     Page(&all_keys, st.limit, st.offset);
-    if (!all_keys.empty()) {
-      NamedSeries(&series, nullptr, {"key"}, all_keys);
-      ++count;
-    }
+    if (!all_keys.empty()) NamedSeries(out, nullptr, {"key"}, all_keys);
   }
-  series.EndArray();
-  if (count > 0) json->Key("series").Raw(series.str());
   return Status::OK();
 }
 

@@ -9,9 +9,9 @@
 
 namespace gnomon::server::api {
 
-// Writes "series" into the result object, or returns the statement's error.
+// Writes the statement's series to `out`, or returns its error.
 Status ExecuteShow(ApiContext& ctx, const query::influxql::Statement& st, const InfluxqlRequest& req,
-                   const std::string& database, http::JsonWriter* json);
+                   const std::string& database, InfluxAnswer* out);
 
 // Runs SQL against `database`, collecting its rows as text (NULL: empty, flagged in *nulls).
 Status CollectRows(ApiContext& ctx, const InfluxqlRequest& req, const std::string& database, const std::string& sql,

@@ -1,13 +1,6 @@
 #include "src/server/api/influxql_series_writer.h"
 
-#include "src/base/time_util.h"
-
 namespace gnomon::server::api {
-
-std::string SeriesSet::Finish() {
-  json_.EndArray();
-  return json_.Release();
-}
 
 Status CheckCompiledColumns(const query::influxql::CompiledSelect& c, const std::vector<query::ResultColumn>& columns) {
   const size_t expected = c.tag_keys.size() + c.columns.size();
@@ -24,52 +17,29 @@ Status SeriesWriter::Begin(const std::vector<query::ResultColumn>& columns) {
 }
 
 void SeriesWriter::OpenSeries(const std::vector<std::string>& tags) {
-  ++series_seen_;
-  skipping_ = series_seen_ <= c_.soffset || (c_.slimit > 0 && series_seen_ > c_.soffset + c_.slimit);
+  const int64_t seen = ++*series_seen_;
+  skipping_ = seen <= c_.soffset || (c_.slimit > 0 && seen > c_.soffset + c_.slimit);
   if (skipping_) return;
-  http::JsonWriter& j = out_->json();
-  j.BeginObject().Key("name").String(c_.measurement);
-  if (ntags_ > 0) {
-    j.Key("tags").BeginObject();
-    for (size_t i = 0; i < ntags_; ++i) j.Key(c_.tag_keys[i]).String(tags[i]);
-    j.EndObject();
-  }
-  j.Key("columns").BeginArray();
-  for (const auto& c : c_.columns) j.String(c);
-  j.EndArray();
-  j.Key("values").BeginArray();
+  out_->BeginSeries(&c_.measurement, c_.tag_keys, tags, c_.columns);
   open_ = true;
-  out_->Added();
 }
 
 void SeriesWriter::CloseSeries() {
   if (!open_) return;
-  out_->json().EndArray().EndObject();
+  out_->EndSeries();
   open_ = false;
 }
 
 void SeriesWriter::WriteCell(const query::ResultVector& v, size_t row) {
-  http::JsonWriter& j = out_->json();
-  if (v.type == ValueType::kNull || v.IsNull(row)) {
-    j.Null();
-    return;
-  }
+  if (v.type == ValueType::kNull || v.IsNull(row)) return out_->Null();
   switch (v.type) {
-    case ValueType::kInt64: j.Int(v.i64[row]); return;
-    case ValueType::kUInt64: j.UInt(v.u64[row]); return;
-    case ValueType::kFloat64: j.Double(v.f64[row]); return;
-    case ValueType::kBool: j.Bool(v.b[row] != 0); return;
-    case ValueType::kString: j.String(v.str[row]); return;
-    case ValueType::kTimestamp: {
-      int64_t d = out_->format().epoch_divisor;
-      if (d > 0) {
-        j.Int(v.i64[row] / d);
-      } else {
-        j.String(FormatRfc3339(v.i64[row]));
-      }
-      return;
-    }
-    default: j.Null(); return;
+    case ValueType::kInt64: return out_->Int(v.i64[row]);
+    case ValueType::kUInt64: return out_->UInt(v.u64[row]);
+    case ValueType::kFloat64: return out_->Double(v.f64[row]);
+    case ValueType::kBool: return out_->Bool(v.b[row] != 0);
+    case ValueType::kString: return out_->String(v.str[row]);
+    case ValueType::kTimestamp: return out_->Time(v.i64[row]);
+    default: return out_->Null();
   }
 }
 
@@ -87,12 +57,11 @@ Status SeriesWriter::Chunk(const query::ResultChunk& chunk) {
       have_current_ = true;
     }
     if (skipping_) continue;
-    http::JsonWriter& j = out_->json();
-    j.BeginArray();
+    out_->BeginRow();
     for (size_t c = ntags_; c < chunk.columns.size(); ++c) WriteCell(chunk.columns[c], row);
-    j.EndArray();
+    out_->EndRow();
   }
-  return Status::OK();
+  return flush_ ? flush_() : Status::OK();
 }
 
 Status SeriesWriter::End(const query::QueryStats&) {

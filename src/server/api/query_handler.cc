@@ -1,18 +1,28 @@
-// GET|POST /query (InfluxDB 1.x) and /api/v3/query_influxql. `q` (and `db`, `epoch`) come from
-// the URL or, for POST, from an application/x-www-form-urlencoded body. A malformed query is 400
-// {"error":"error parsing query: ..."} and runs nothing; otherwise 200 with one result per
-// statement, each carrying its own "error" when it failed, as InfluxDB does.
+// GET|POST /query (InfluxDB 1.x) and /api/v3/query_influxql. `q` (and `db`, `epoch`, `params`,
+// `chunked`, `chunk_size`) come from the URL or, for POST, from an application/x-www-form-urlencoded
+// body. A malformed query or parameter set is 400 and runs nothing; otherwise 200 with one result
+// per statement. As in InfluxDB, a failed statement carries its error and the ones after it are
+// "not executed". JSON by default; one JSON document per piece with chunked=true; CSV when the
+// client accepts application/csv or text/csv. Large answers stream.
 #include <algorithm>
+#include <charconv>
+#include <memory>
 
 #include "src/base/time_util.h"
+#include "src/query/influxql/influxql_params.h"
 #include "src/query/influxql/influxql_parser.h"
 #include "src/server/api/error_writer.h"
 #include "src/server/api/handlers.h"
+#include "src/server/api/influxql_answer.h"
 #include "src/server/api/influxql_executor.h"
-#include "src/server/http/json_writer.h"
 
 namespace gnomon::server::api {
 namespace {
+
+// An answer is held whole up to this size (so it goes out with a Content-Length), then streams
+// in pieces of about kSendBytes.
+constexpr size_t kBufferBytes = 1 << 20;
+constexpr size_t kSendBytes = 256 << 10;
 
 // epoch=ns|n|u|µ|us|ms|s|m|h: integer timestamps in that unit; absent: RFC 3339 text.
 Result<int64_t> EpochDivisor(std::string_view e) {
@@ -24,6 +34,83 @@ Result<int64_t> EpochDivisor(std::string_view e) {
   if (e == "m") return 60'000'000'000;
   if (e == "h") return 3'600'000'000'000;
   return Status::InvalidArgument("invalid epoch \"" + std::string(e) + "\" (ns, u, ms, s, m, h)");
+}
+
+// Whether the Accept header names CSV among its media types.
+bool AcceptsCsv(std::string_view accept) {
+  while (!accept.empty()) {
+    size_t comma = accept.find(',');
+    std::string_view type = accept.substr(0, comma);
+    type = type.substr(0, type.find(';'));
+    while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
+    while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+    if (type == "application/csv" || type == "text/csv") return true;
+    if (comma == std::string_view::npos) break;
+    accept.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+// chunk_size: a positive integer, else InfluxDB's default.
+size_t ChunkSize(std::string_view text) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n <= 0) return 10'000;
+  return static_cast<size_t>(n);
+}
+
+// A refusal before anything ran, in the answer's format (CSV: "error" over the message).
+void Refuse(bool csv, int status, std::string_view message, http::Response* response) {
+  if (!csv) return WriteApiError(ApiDialect::kV1, status, message, response);
+  auto answer = MakeCsvAnswer({});
+  answer->Error(message);
+  response->SetText(status, "text/csv", std::move(answer->bytes()));
+}
+
+// What the streamed producer needs once the handler has returned.
+struct QueryRun {
+  ApiContext* ctx = nullptr;
+  std::vector<query::influxql::Statement> statements;
+  InfluxqlRequest req;
+  Caller caller = Caller::Unrestricted();
+  InfluxAnswerOptions options;
+};
+
+Status Produce(QueryRun& run, http::Response* response, http::ChunkSink* sink) {
+  std::unique_ptr<InfluxAnswer> answer = InfluxAnswer::Make(run.options);
+  bool streaming = false, sink_failed = false;
+  auto send = [&](bool final) -> Status {
+    std::string& bytes = answer->bytes();
+    if (!streaming && !final && bytes.size() <= kBufferBytes) return Status::OK();
+    if (!final && bytes.size() < kSendBytes) return Status::OK();
+    streaming = true;
+    Status s = sink->Write(bytes);
+    bytes.clear();
+    sink_failed = !s.ok();
+    return s;
+  };
+  run.req.caller = &run.caller;
+  run.req.flush = [&] { return send(false); };
+  response->SetText(200, answer->content_type(), "");
+  bool failed = false;
+  for (size_t i = 0; i < run.statements.size(); ++i) {
+    answer->BeginStatement(i);
+    if (failed) {
+      answer->Error("not executed");
+    } else if (Status s = ExecuteInfluxql(*run.ctx, run.statements[i], run.req, answer.get()); !s.ok()) {
+      if (sink_failed) return s;  // the client has gone (or HEAD): nobody reads the rest
+      answer->Error(s.message());
+      failed = true;
+    }
+    answer->EndStatement();
+    GNOMON_RETURN_IF_ERROR(send(false));
+  }
+  answer->Finish();
+  if (!streaming) {
+    response->body = std::move(answer->bytes());
+    return Status::OK();
+  }
+  return send(true);
 }
 
 }  // namespace
@@ -40,35 +127,36 @@ void HandleQuery(ApiContext& ctx, const http::Request& request, const Caller& ca
     std::string_view v = request.query.GetOr(name, "");
     return v.empty() ? form.GetOr(name, "") : v;
   };
+  auto run = std::make_shared<QueryRun>();
+  const bool csv = AcceptsCsv(request.HeaderValue("Accept"));
+  run->options.format = csv ? InfluxAnswerFormat::kCsv
+                            : param("chunked") == "true" ? InfluxAnswerFormat::kChunkedJson : InfluxAnswerFormat::kJson;
+  run->options.chunk_size = ChunkSize(param("chunk_size"));
   std::string_view q = param("q");
-  if (q.empty()) return WriteApiError(ApiDialect::kV1, 400, "missing required parameter \"q\"", response);
+  if (q.empty()) return Refuse(csv, 400, "missing required parameter \"q\"", response);
   auto divisor = EpochDivisor(param("epoch"));
-  if (!divisor.ok()) return WriteApiError(ApiDialect::kV1, 400, divisor.status().message(), response);
-  auto statements = query::influxql::ParseQuery(q);
-  if (!statements.ok()) {
-    return WriteApiError(ApiDialect::kV1, 400,
-                         "error parsing query: " + statements.status().message(), response);
+  if (!divisor.ok()) return Refuse(csv, 400, divisor.status().message(), response);
+  run->options.epoch_divisor = *divisor;
+  std::optional<query::influxql::BoundParams> params;
+  if (std::string_view p = param("params"); !p.empty()) {
+    auto parsed = query::influxql::ParseBoundParams(p);
+    if (!parsed.ok()) return Refuse(csv, 400, parsed.status().message(), response);
+    params = std::move(*parsed);
   }
-  InfluxqlRequest req;
-  req.database = std::string(param("db"));
-  req.format.epoch_divisor = *divisor;
-  req.now_ns = NowNanos();
-  req.caller = &caller;
+  auto statements = query::influxql::ParseQuery(q, params ? &*params : nullptr);
+  if (!statements.ok()) return Refuse(csv, 400, "error parsing query: " + statements.status().message(), response);
+  run->req.database = std::string(param("db"));
+  run->req.now_ns = NowNanos();
   // All statements are authorized before any runs, as InfluxDB 1.x does ("error authorizing query").
   for (const auto& stmt : *statements) {
-    if (Status s = AuthorizeInfluxql(stmt, req.database, caller); !s.ok()) {
-      return WriteApiError(ApiDialect::kV1, 403, "error authorizing query: " + s.message(), response);
+    if (Status s = AuthorizeInfluxql(stmt, run->req.database, caller); !s.ok()) {
+      return Refuse(csv, 403, "error authorizing query: " + s.message(), response);
     }
   }
-  http::JsonWriter json;
-  json.BeginObject().Key("results").BeginArray();
-  for (size_t i = 0; i < statements->size(); ++i) {
-    json.BeginObject().Key("statement_id").UInt(i);
-    ExecuteInfluxql(ctx, (*statements)[i], req, &json);
-    json.EndObject();
-  }
-  json.EndArray().EndObject();
-  response->SetJson(200, json.Release());
+  run->ctx = &ctx;
+  run->statements = std::move(*statements);
+  run->caller = caller;
+  response->stream = [run](http::Response* response, http::ChunkSink* sink) { return Produce(*run, response, sink); };
 }
 
 }  // namespace gnomon::server::api

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "src/server/api/api_test_util.h"
+#include "src/server/api/influxql_retention.h"
 
 namespace gnomon::server::api {
 namespace {
@@ -51,8 +52,59 @@ TEST(QueryHandlerTest, SeveralStatementsGetTheirOwnResults) {
   EXPECT_EQ(r.body,
             R"({"results":[{"statement_id":0},{"statement_id":1},{"statement_id":2,"series":)"
             R"([{"name":"databases","columns":["name"],"values":[["a"],["b"]]}]},)"
-            R"({"statement_id":3,"error":"retention policies are not supported yet (a database has one retention, )"
-            R"x(set with CREATE DATABASE ... WITH DURATION)"}]})x");
+            R"({"statement_id":3}]})");
+}
+
+// As in InfluxDB 1.x: once a statement fails, the ones after it do not run.
+TEST(QueryHandlerTest, StatementsAfterAFailedOneAreNotExecuted) {
+  ApiFixture f;
+  auto r = f.Get("/query?q=SHOW+MEASUREMENTS+ON+nosuch%3BCREATE+DATABASE+later");
+  EXPECT_EQ(r.body, R"({"results":[{"statement_id":0,"error":"database not found: nosuch"},)"
+                    R"({"statement_id":1,"error":"not executed"}]})");
+  EXPECT_FALSE(f.engine.DatabaseExists("later"));
+}
+
+TEST(QueryHandlerTest, RetentionPoliciesMapOntoTheDatabasesRetention) {
+  ApiFixture f;
+  ASSERT_EQ(f.Get("/query?q=CREATE+DATABASE+r").status, 200);
+  const std::string show = "/query?q=SHOW+RETENTION+POLICIES+ON+r";
+  EXPECT_EQ(f.Get(show).body,
+            R"({"results":[{"statement_id":0,"series":[{"columns":["name","duration","shardGroupDuration","replicaN",)"
+            R"("default"],"values":[["autogen","0s","168h0m0s",1,true]]}]}]})");
+  EXPECT_EQ(f.Get("/query?q=ALTER+RETENTION+POLICY+autogen+ON+r+DURATION+30d+REPLICATION+1+DEFAULT").body,
+            R"({"results":[{"statement_id":0}]})");
+  EXPECT_EQ(f.engine.retention("r"), 30ll * 24 * 3600 * 1000000000);
+  EXPECT_NE(f.Get(show).body.find(R"(["autogen","720h0m0s","24h0m0s",1,true])"), std::string::npos);
+  // Creating the policy that exists succeeds only with its own settings, as in InfluxDB.
+  EXPECT_EQ(f.Get("/query?q=CREATE+RETENTION+POLICY+autogen+ON+r+DURATION+30d+REPLICATION+1").body,
+            R"({"results":[{"statement_id":0}]})");
+  EXPECT_EQ(f.Get("/query?q=CREATE+RETENTION+POLICY+autogen+ON+r+DURATION+2d+REPLICATION+1").body,
+            R"({"results":[{"statement_id":0,"error":"retention policy already exists"}]})");
+  auto other = f.Get("/query?q=CREATE+RETENTION+POLICY+week+ON+r+DURATION+7d+REPLICATION+1+DEFAULT");
+  EXPECT_NE(other.body.find("a database has one retention policy here"), std::string::npos) << other.body;
+  EXPECT_EQ(f.Get("/query?q=ALTER+RETENTION+POLICY+week+ON+r+DURATION+7d").body,
+            R"({"results":[{"statement_id":0,"error":"retention policy not found: week"}]})");
+  EXPECT_EQ(f.Get("/query?q=ALTER+RETENTION+POLICY+autogen+ON+r+DURATION+30m").body,
+            R"({"results":[{"statement_id":0,"error":"retention policy duration must be at least 1h0m0s"}]})");
+  EXPECT_NE(f.Get("/query?q=ALTER+RETENTION+POLICY+autogen+ON+r+REPLICATION+3").body.find("one copy"),
+            std::string::npos);
+  EXPECT_NE(f.Get("/query?q=DROP+RETENTION+POLICY+autogen+ON+r").body.find("cannot be dropped"), std::string::npos);
+  EXPECT_EQ(f.engine.retention("r"), 30ll * 24 * 3600 * 1000000000);  // none of the refusals changed it
+  EXPECT_EQ(f.Get("/query?q=ALTER+RETENTION+POLICY+autogen+ON+r+DURATION+INF").body, R"({"results":[{"statement_id":0}]})");
+  EXPECT_EQ(f.engine.retention("r"), 0);
+  EXPECT_EQ(f.Get("/query?q=ALTER+RETENTION+POLICY+autogen+ON+nosuch+DURATION+1d").body,
+            R"({"results":[{"statement_id":0,"error":"database not found: nosuch"}]})");
+}
+
+TEST(QueryHandlerTest, GoDurations) {
+  EXPECT_EQ(GoDurationString(0), "0s");
+  EXPECT_EQ(GoDurationString(3'600'000'000'000), "1h0m0s");
+  EXPECT_EQ(GoDurationString(90'000'000'000), "1m30s");
+  EXPECT_EQ(GoDurationString(1'500'000'000), "1.5s");
+  EXPECT_EQ(GoDurationString(500'000'000), "500ms");
+  EXPECT_EQ(GoDurationString(1'500'000), "1.5ms");
+  EXPECT_EQ(GoDurationString(42), "42ns");
+  EXPECT_EQ(GoDurationString(-90'000'000'000), "-1m30s");
 }
 
 TEST(QueryHandlerTest, FormBody) {

@@ -34,6 +34,9 @@ class JsonWriter {
   JsonWriter& Raw(std::string_view json);
 
   const std::string& str() const { return out_; }
+  // The text written so far, for a caller that sends it in pieces: clearing it keeps the
+  // writer's place (open containers, commas) for what follows.
+  std::string& mutable_str() { return out_; }
   std::string Release() { return std::move(out_); }
 
  private:

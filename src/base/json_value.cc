@@ -1,8 +1,8 @@
-#include "src/bench/json_value.h"
+#include "src/base/json_value.h"
 
 #include <cstdlib>
 
-namespace gnomon::bench {
+namespace gnomon {
 
 const JsonValue* JsonValue::Find(std::string_view key) const {
   if (kind_ != Kind::kObject) return nullptr;
@@ -83,6 +83,7 @@ class JsonParser {
       return Error("bad number");
     }
     out->kind_ = JsonValue::Kind::kNumber;
+    out->string_ = std::move(token);
     return Status::OK();
   }
 
@@ -202,4 +203,4 @@ class JsonParser {
 
 Result<JsonValue> JsonValue::Parse(std::string_view text) { return JsonParser(text).ParseDocument(); }
 
-}  // namespace gnomon::bench
+}  // namespace gnomon

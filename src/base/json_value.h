@@ -1,5 +1,5 @@
-// A small JSON reader (RFC 8259) into a value tree: enough for the benchmark to read its own result
-// files and the server's `SHOW DATABASES` answer. Not for large documents or hot paths.
+// A small JSON reader (RFC 8259) into a value tree: the benchmark's result files and server answers,
+// InfluxQL's bound parameters. Not for large documents or hot paths.
 #pragma once
 
 #include <map>
@@ -10,7 +10,7 @@
 
 #include "src/base/result.h"
 
-namespace gnomon::bench {
+namespace gnomon {
 
 class JsonValue {
  public:
@@ -26,6 +26,8 @@ class JsonValue {
   bool bool_value() const { return bool_; }
   double number() const { return number_; }
   const std::string& string() const { return string_; }
+  // A number as written ("4", "4.0", "1e3"): whether it was an integer, and its exact digits.
+  const std::string& number_text() const { return string_; }
   const std::vector<JsonValue>& array() const { return array_; }
   const std::map<std::string, JsonValue>& object() const { return object_; }
 
@@ -47,4 +49,4 @@ class JsonValue {
   std::map<std::string, JsonValue> object_;
 };
 
-}  // namespace gnomon::bench
+}  // namespace gnomon
