@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <memory>
+#include <random>
 #include <unordered_map>
 
 #include "src/base/ascii.h"
@@ -157,6 +158,11 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
     e->kind = BoundKind::kConstant;
     e->constant = Value::Timestamp(now_ns);
     e->type = ValueType::kTimestamp;
+    return Status::OK();
+  }
+  if (n == "random") {  // volatile: a new value for every row (see ReadsNoColumn)
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 0, 0));
+    e->type = ValueType::kFloat64;
     return Status::OK();
   }
   if (n == "time_bucket" || n == "date_bin") {
@@ -320,6 +326,10 @@ bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column) {
 
 Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& args) {
   const std::string& n = e.name;
+  if (n == "random") {
+    thread_local std::mt19937_64 generator{std::random_device{}()};
+    return Value::Float(std::uniform_real_distribution<double>(0.0, 1.0)(generator));
+  }
   if (n == "coalesce") {
     for (const Value& v : args) {
       if (!v.is_null()) {

@@ -1,7 +1,8 @@
 // Scalar SQL functions: name resolution and typing at bind time, evaluation at run time.
 // Time functions: time_bucket(width, ts [, origin]), date_bin(width, ts [, origin]),
 // date_trunc(unit, ts), now(), to_timestamp(seconds). Math: abs, floor, ceil, round, sqrt, ln,
-// log10, exp, power. Strings: lower, upper, length, concat. Other: coalesce, nullif.
+// log10, exp, power, random() (uniform in [0, 1), new for every row). Strings: lower, upper,
+// length, concat. Other: coalesce, nullif.
 #pragma once
 
 #include <vector>

@@ -52,10 +52,14 @@ struct Field {
 struct SelectStatement;
 
 // FROM item: a measurement ([db.[rp.]]name), a /regex/ over measurement names, or a subquery.
+// INTO db..:MEASUREMENT: each source measurement's points go to the measurement of its name.
+inline constexpr const char* kMeasurementBackref = ":MEASUREMENT";
+
 struct Source {
   std::string database;
   std::string retention_policy;
   std::string measurement;
+  bool measurement_backref = false;  // the measurement is :MEASUREMENT (INTO only)
   std::optional<std::string> regex;
   std::unique_ptr<SelectStatement> subquery;
 };

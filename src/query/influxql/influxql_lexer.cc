@@ -4,6 +4,7 @@
 #include <string>
 
 #include "src/base/ascii.h"
+#include "src/query/influxql/influxql_ast.h"
 #include "src/query/parser/interval.h"
 
 namespace gnomon::query::influxql {
@@ -31,15 +32,7 @@ Result<int64_t> ParseDurationLiteral(std::string_view raw) {
   return ParseInterval(normalized);
 }
 
-bool Token::Is(std::string_view kw) const {
-  if (kind != Kind::kIdent || text.size() != kw.size()) return false;
-  for (size_t i = 0; i < kw.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(kw[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
+bool Token::Is(std::string_view kw) const { return kind == Kind::kIdent && AsciiEqualsIgnoreCase(text, kw); }
 
 std::string Token::Describe() const {
   switch (kind) {
@@ -170,6 +163,11 @@ Token Lexer::Scan(size_t* pos) const {
     case '.': return single(Token::Kind::kDot, 1);
     case ':':
       if (n == ':') return single(Token::Kind::kDoubleColon, 2);
+      if (text_.size() - p > 11 && AsciiEqualsIgnoreCase(text_.substr(p + 1, 11), "measurement") &&
+          (p + 12 == text_.size() || !IsIdentChar(text_[p + 12]))) {
+        *pos = p + 12;  // INTO's backreference, read as one identifier no other text can spell
+        return Make(Token::Kind::kIdent, kMeasurementBackref, p);
+      }
       break;
     case '=': return single(Token::Kind::kOperator, n == '~' ? 2 : 1);
     case '!':

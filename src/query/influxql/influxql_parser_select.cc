@@ -28,6 +28,9 @@ Result<std::unique_ptr<SelectStatement>> Parser::ParseSelect() {
   }
   GNOMON_RETURN_IF_ERROR(Expect("from"));
   GNOMON_RETURN_IF_ERROR(ParseSources(&s->sources, true));
+  for (const Source& src : s->sources) {
+    if (src.measurement_backref) return Status::InvalidArgument(":MEASUREMENT names a measurement only in INTO");
+  }
   if (Accept("where")) {
     GNOMON_ASSIGN_OR_RETURN(s->condition, ParseExpr());
   }
@@ -91,6 +94,8 @@ Result<Source> Parser::ParseSource(bool allow_subquery) {
   }
   // name, db.name? No: InfluxQL reads one part as the measurement, two as rp.m, three as db.rp.m.
   std::vector<std::string> parts;
+  auto backref = [&] { return token_.kind == Token::Kind::kIdent && token_.text == kMeasurementBackref; };
+  src.measurement_backref = backref();
   GNOMON_ASSIGN_OR_RETURN(std::string first, ParseIdentifier("identifier"));
   parts.push_back(std::move(first));
   while (token_.kind == Token::Kind::kDot && parts.size() < 3) {
@@ -104,6 +109,7 @@ Result<Source> Parser::ParseSource(bool allow_subquery) {
       parts.push_back("");
       break;
     }
+    src.measurement_backref = backref();
     GNOMON_ASSIGN_OR_RETURN(std::string p, ParseIdentifier("identifier"));
     parts.push_back(std::move(p));
   }

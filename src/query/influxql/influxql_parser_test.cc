@@ -109,5 +109,18 @@ TEST(InfluxqlParser, ErrorsInInfluxDbWords) {
   EXPECT_FALSE(ParseQuery("").ok());
 }
 
+TEST(InfluxqlParser, MeasurementBackreferenceOnlyInInto) {
+  Statement st = ParseOne("SELECT v INTO db..:measurement FROM cpu, mem");
+  ASSERT_TRUE(st.select && st.select->into);
+  EXPECT_TRUE(st.select->into->measurement_backref);
+  EXPECT_EQ(st.select->into->database, "db");
+  Statement quoted = ParseOne("SELECT v INTO db..\":MEASUREMENT\" FROM cpu");  // a name, not the backreference
+  ASSERT_TRUE(quoted.select && quoted.select->into);
+  EXPECT_FALSE(quoted.select->into->measurement_backref);
+  auto from = ParseQuery("SELECT v FROM :MEASUREMENT");
+  ASSERT_FALSE(from.ok());
+  EXPECT_EQ(from.status().message(), ":MEASUREMENT names a measurement only in INTO");
+}
+
 }  // namespace
 }  // namespace gnomon::query::influxql

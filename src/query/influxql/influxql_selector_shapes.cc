@@ -30,12 +30,31 @@ struct TopCall {
   int64_t n = 0;
 };
 
+// sample(field, N), in InfluxDB's words when it is not.
+Result<TopCall> ParseSampleCall(const Expr& c, TopCall t) {
+  if (c.args.size() != 2) {
+    return Status::InvalidArgument("invalid number of arguments for sample, expected 2, got " + std::to_string(c.args.size()));
+  }
+  const Expr& n = Unparen(*c.args[1]);
+  if (n.kind != Expr::Kind::kInteger) return Status::InvalidArgument("expected integer argument in sample()");
+  if (n.int_value < 1) {
+    return Status::InvalidArgument("sample window must be greater than 1, got " + std::to_string(n.int_value));
+  }
+  if (c.args[0]->kind != Expr::Kind::kVarRef) {
+    return Status::InvalidArgument("expected field argument in sample(), found " + c.args[0]->ToString());
+  }
+  t.field = c.args[0]->text;
+  t.n = n.int_value;
+  return t;
+}
+
 Result<TopCall> ParseTopCall(const ShapeInput& in) {
   TopCall t;
   for (size_t i = 0; i < in.fields.size(); ++i) {
     const Expr& e = Unparen(*in.fields[i].expr);
     if (e.kind == Expr::Kind::kVarRef) continue;
-    if (e.kind != Expr::Kind::kCall || (e.text != "top" && e.text != "bottom") || t.call != nullptr) {
+    if (e.kind != Expr::Kind::kCall || (e.text != "top" && e.text != "bottom" && e.text != "sample") ||
+        t.call != nullptr) {
       const std::string f = t.call ? t.call->text : (e.kind == Expr::Kind::kCall ? e.text : "top");
       return Status::InvalidArgument("selector function " + f + "() cannot be combined with other functions");
     }
@@ -43,6 +62,7 @@ Result<TopCall> ParseTopCall(const ShapeInput& in) {
     t.field_index = i;
   }
   const Expr& c = *t.call;
+  if (c.text == "sample") return ParseSampleCall(c, t);
   if (c.args.size() < 2) {
     return Status::InvalidArgument("invalid number of arguments for " + c.text + ", expected at least 2, got " +
                                    std::to_string(c.args.size()));
@@ -76,10 +96,12 @@ Result<TopCall> ParseTopCall(const ShapeInput& in) {
 
 // top()/bottom(): the n points of each group with the largest (smallest) values, earliest first
 // among equal values, at their own times; with tag arguments, the best point of each combination
-// of those tags first. Other selected fields and tags come from the same points.
+// of those tags first. Other selected fields and tags come from the same points. sample(): n
+// points of each group drawn at random (all of them when it has no more), in time order.
 Result<std::string> TopSql(const ShapeInput& in) {
   GNOMON_ASSIGN_OR_RETURN(TopCall t, ParseTopCall(in));
   const std::string x = ColumnOf(*in.rel, t.field);
+  const bool sample = t.call->text == "sample";
   const std::string dir = t.call->text == "top" ? " DESC" : " ASC";
   std::string cols = TagPrefix(in) + "time";
   for (size_t i = 0; i < in.fields.size(); ++i) {
@@ -96,11 +118,12 @@ Result<std::string> TopSql(const ShapeInput& in) {
              ", time) AS " + Quote("__best") + " FROM (" + points + ") AS " + Quote("__p") + ") AS " +
              Quote("__b") + " WHERE " + Quote("__best") + " = 1";
   }
-  std::string rank = "SELECT *, row_number() OVER (" + GroupPartition(in) + "ORDER BY " + ranked + dir + ", time) AS " +
+  const std::string order = sample ? "random()" : ranked + dir + ", time";
+  std::string rank = "SELECT *, row_number() OVER (" + GroupPartition(in) + "ORDER BY " + order + ") AS " +
                      Quote("__rank") + " FROM (" + points + ") AS " + Quote("__q");
   std::string body = "SELECT " + ColumnList(in, in.names) + " FROM (" + rank + ") AS " + Quote("__s") + " WHERE " +
                      Quote("__rank") + " <= " + std::to_string(t.n);
-  return Finish(in, body, in.names, ", " + ranked + dir);
+  return Finish(in, body, in.names, sample ? "" : ", " + ranked + dir);
 }
 
 // distinct(field): each value of a group once, at the group's time (the range's or the bucket's
@@ -186,7 +209,7 @@ Result<std::string> IntegralSql(const ShapeInput& in) {
 }  // namespace
 
 bool IsMultiPointSelector(const std::string& fn) {
-  return fn == "top" || fn == "bottom" || fn == "distinct" || fn == "integral";
+  return fn == "top" || fn == "bottom" || fn == "sample" || fn == "distinct" || fn == "integral";
 }
 
 Result<std::string> MultiPointSelectorSql(const ShapeInput& in) {

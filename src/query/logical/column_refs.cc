@@ -44,6 +44,8 @@ void RemapColumnRefs(WindowCall* call, const std::vector<int>& mapping) {
 
 bool ReadsNoColumn(const BoundExpr& e) {
   if (e.kind == BoundKind::kColumn) return false;
+  // A volatile call is never one value for all rows, so it counts as reading one.
+  if (e.kind == BoundKind::kCall && e.name == "random") return false;
   for (const BoundExprPtr& c : e.children) {
     if (!ReadsNoColumn(*c)) return false;
   }

@@ -24,7 +24,7 @@ void RemapColumnRefs(WindowCall* call, const std::vector<int>& mapping);
 enum class JoinSide { kNone, kLeft, kRight, kBoth };
 JoinSide SideOf(const BoundExpr& e, size_t left_width);
 
-// True if `e` reads no input column (a constant once folded).
+// True if `e` reads no input column and calls nothing volatile (a constant once folded).
 bool ReadsNoColumn(const BoundExpr& e);
 
 // For keeping the columns marked in `keep`: old index -> new index, -1 for a dropped column.

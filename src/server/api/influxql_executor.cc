@@ -43,7 +43,7 @@ Status RunSelectInto(ApiContext& ctx, const query::influxql::Source& into, const
     options.database = c.database;
     options.now_ns = req.now_ns;
     options.access_check = req.caller->AccessCheck();
-    IntoWriter sink(c, ctx.engine, target_db, into.measurement);
+    IntoWriter sink(c, ctx.engine, target_db, into.measurement_backref ? c.measurement : into.measurement);
     Status s = ctx.query_engine->Execute(c.sql, options, &sink);
     written += sink.written();
     GNOMON_RETURN_IF_ERROR(s);
