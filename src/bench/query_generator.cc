@@ -18,7 +18,7 @@ constexpr const char* kTags[10] = {"hostname", "region", "datacenter", "rack", "
 
 class Builder {
  public:
-  Builder(const QueryGenConfig& c, GoRand* rng) : c_(c), rng_(rng), t_(c.time_column) {}
+  Builder(const QueryGenConfig& c, GoRand* rng) : c_(c), rng_(rng), t_(c.influxql ? "time" : c.time_column) {}
 
   Result<Window> RandWindow(int64_t d) { return bench::RandWindow(rng_, c_.start_ns, c_.end_ns, d); }
 
@@ -59,8 +59,10 @@ class Builder {
     std::snprintf(label, sizeof(label), "Influx %d cpu metric(s), random %4llu hosts, random %dh0m0s by 1m",
                   metrics, static_cast<unsigned long long>(hosts), hours);
     const std::string bucket = "date_trunc('minute', " + t_ + ")";
-    std::string sql = "SELECT " + Aggregates("max", metrics, ", ") + ", " + bucket +
-                      " from cpu where " + HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
+    std::string sql = c_.influxql ? "SELECT " + Aggregates("max", metrics, ", ") + " from cpu where " + HostFilter(hs) +
+                                        " and " + Range(w) + " group by time(1m)"
+                                  : "SELECT " + Aggregates("max", metrics, ", ") + ", " + bucket + " from cpu where " +
+                                        HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
     return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
@@ -73,8 +75,10 @@ class Builder {
                   "Influx max of all CPU metrics, random %4llu hosts, random 8h0m0s by 1h",
                   static_cast<unsigned long long>(hosts));
     const std::string bucket = "date_trunc('hour', " + t_ + ")";
-    std::string sql = "SELECT " + Aggregates("max", 10, ",") + ", " + bucket + " from cpu where " +
-                      HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
+    std::string sql = c_.influxql ? "SELECT " + Aggregates("max", 10, ",") + " from cpu where " + HostFilter(hs) +
+                                        " and " + Range(w) + " group by time(1h)"
+                                  : "SELECT " + Aggregates("max", 10, ",") + ", " + bucket + " from cpu where " +
+                                        HostFilter(hs) + " and " + Range(w) + " group by " + bucket;
     return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
@@ -83,8 +87,10 @@ class Builder {
     const std::string label =
         "Influx mean of " + std::to_string(metrics) + " metrics, all hosts, random 12h0m0s by 1h";
     const std::string bucket = "date_trunc('hour', " + t_ + ")";
-    std::string sql = "SELECT " + Aggregates("avg", metrics, ", ") + ", " + bucket +
-                      " from cpu where " + Range(w) + " group by " + bucket + ",hostname";
+    std::string sql = c_.influxql ? "SELECT " + Aggregates("mean", metrics, ", ") + " from cpu where " + Range(w) +
+                                        " group by time(1h),hostname"
+                                  : "SELECT " + Aggregates("avg", metrics, ", ") + ", " + bucket + " from cpu where " +
+                                        Range(w) + " group by " + bucket + ",hostname";
     return Make(label, Rfc3339Seconds(w.start), sql);
   }
 
@@ -104,6 +110,7 @@ class Builder {
   }
 
   Result<GeneratedQuery> Lastpoint() {
+    if (c_.influxql) return Make("Influx last row per host", "cpu", "SELECT * from cpu group by \"hostname\" order by time desc limit 1");
     std::string sql = "select ";
     for (int i = 0; i < 20; ++i) {
       if (i > 0) sql += ", ";
@@ -117,6 +124,10 @@ class Builder {
   Result<GeneratedQuery> GroupbyOrderbyLimit() {
     GNOMON_ASSIGN_OR_RETURN(Window w, RandWindow(kNanosPerHour));
     const std::string bucket = "date_trunc('minute', " + t_ + ")";
+    if (c_.influxql) {  // TSBS's Influx text: without ORDER BY it asks for the earliest buckets (spec 7.6)
+      return Make("Influx max cpu over last 5 min-intervals (random end)", Rfc3339Seconds(w.start),
+                  "SELECT max(usage_user) from cpu WHERE time < '" + Rfc3339Seconds(w.end) + "' group by time(1m) limit 5");
+    }
     std::string sql = "SELECT max(usage_user), " + bucket + " from cpu WHERE " + t_ + " < '" +
                       Rfc3339Seconds(w.end) + "' group by " + bucket + " order by " + bucket +
                       " desc limit 5";

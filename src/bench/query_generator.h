@@ -1,6 +1,7 @@
 // `gnomon bench generate-queries`: the 15 (+1) TSBS devops query types (spec sections 6-7) in Gnomon
 // SQL, with exactly TSBS's random choices (seed, window draws, host draws; Appendix A.3). The SQL is
-// the GreptimeDB builder's text with the time column renamed (`time` for Gnomon).
+// the GreptimeDB builder's text with the time column renamed (`time` for Gnomon); with `influxql`
+// the text is TSBS's Influx builder's, byte for byte, for the same draws.
 #pragma once
 
 #include <cstdint>
@@ -20,12 +21,13 @@ struct QueryGenConfig {
   int64_t end_ns = 0;
   uint64_t queries = 1000;
   std::string time_column = "time";
+  bool influxql = false;  // TSBS's Influx builder text instead of SQL (time_column unused)
 };
 
 struct GeneratedQuery {
   std::string label;        // TSBS's human label (the runner's statistics key)
   std::string description;  // label + ": " + window start (debug only)
-  std::string sql;
+  std::string sql;  // or InfluxQL
 };
 
 // All devops query types, in TSBS's registration order.

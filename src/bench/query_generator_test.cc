@@ -1,5 +1,5 @@
 // The query generator reproduces TSBS's greptime query files (test/testdata/tsbs/queries/greptime), with the
-// time column renamed from greptime_timestamp to time.
+// time column renamed from greptime_timestamp to time, and its influx ones byte for byte.
 #include "src/bench/query_generator.h"
 
 #include <gtest/gtest.h>
@@ -75,6 +75,22 @@ TEST_P(QueryGeneratorGoldenTest, MatchesTsbsGreptimeFile) {
   auto greptime = GenerateQueries(g);
   ASSERT_TRUE(greptime.ok());
   for (size_t i = 0; i < ref.size(); ++i) EXPECT_EQ((*greptime)[i].sql, ref[i].sql);
+}
+
+TEST_P(QueryGeneratorGoldenTest, MatchesTsbsInfluxFile) {
+  const std::string type = GetParam();
+  std::vector<RefQuery> ref =
+      ReadReference(std::string(GNOMON_TESTDATA_DIR) + "/tsbs/queries/influx/" + type + ".txt");
+  ASSERT_EQ(ref.size(), 20u);
+  QueryGenConfig c = Config(type);
+  c.influxql = true;
+  auto got = GenerateQueries(c);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), ref.size());
+  for (size_t i = 0; i < ref.size(); ++i) {
+    EXPECT_EQ((*got)[i].label, ref[i].label) << type << " #" << i + 1;
+    EXPECT_EQ((*got)[i].sql, ref[i].sql) << type << " #" << i + 1;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevopsTypes, QueryGeneratorGoldenTest,

@@ -105,6 +105,14 @@ std::string SqlTarget(const std::string& db) { return "/v1/sql?db=" + FormUrlEnc
 
 std::string SqlRequestBody(std::string_view sql) { return "sql=" + FormUrlEncode(sql); }
 
+std::string QueryTarget(QueryLanguage language, const std::string& db) {
+  return language == QueryLanguage::kInfluxql ? "/query?db=" + FormUrlEncode(db) : SqlTarget(db);
+}
+
+std::string QueryRequestBody(QueryLanguage language, std::string_view text) {
+  return language == QueryLanguage::kInfluxql ? "q=" + FormUrlEncode(text) : SqlRequestBody(text);
+}
+
 Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
                                   const std::vector<QueryRecord>& queries) {
   GNOMON_RETURN_IF_ERROR(ValidateQueryRunConfig(config));
@@ -116,7 +124,7 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
                                    ") leaves none of the " + std::to_string(total) +
                                    " queries to measure");
   }
-  const std::string target = SqlTarget(config.db);
+  const std::string target = QueryTarget(config.language, config.db);
 
   QueryRunResult result;
   result.start_unix_ns = NowNanos();
@@ -149,7 +157,7 @@ Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
     size_t index;
     if (failed.load(std::memory_order_relaxed) || (index = next.fetch_add(1)) >= total) return;
     const QueryRecord& query = queries[index];
-    worker->body = SqlRequestBody(query.text);
+    worker->body = QueryRequestBody(config.language, query.text);
     HttpRequest request;
     request.method = "POST";
     request.target = target;

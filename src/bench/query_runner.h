@@ -1,9 +1,10 @@
-// `gnomon bench run-queries`: TSBS's query runner (spec section 9) against Gnomon's SQL endpoint.
-// `workers` closed loops, each with one kept-alive connection, take the file's queries in order;
-// their connections run on one event loop per core (AsyncHttpClient), as TSBS's goroutines run
-// on Go's network poller. Each query is sent as
-// `POST /v1/sql?db=NAME` with form body `sql=<urlencoded>`; its latency runs from just before the
-// request is sent until the last byte of the answer is read. A non-2xx answer aborts the run.
+// `gnomon bench run-queries`: TSBS's query runner (spec section 9) against Gnomon's SQL endpoint,
+// or its InfluxQL one. `workers` closed loops, each with one kept-alive connection, take the file's
+// queries in order; their connections run on one event loop per core (AsyncHttpClient), as TSBS's
+// goroutines run on Go's network poller. Each query is sent as `POST /v1/sql?db=NAME` with form
+// body `sql=<urlencoded>` (InfluxQL: `POST /query?db=NAME`, body `q=<urlencoded>`, as TSBS's Influx
+// runner sends it); its latency runs from just before the request is sent until the last byte of
+// the answer is read. A non-2xx answer aborts the run.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +18,11 @@
 
 namespace gnomon::bench {
 
+enum class QueryLanguage : uint8_t { kSql, kInfluxql };
+
 struct QueryRunConfig {
   std::string url = "http://127.0.0.1:4000";
+  QueryLanguage language = QueryLanguage::kSql;
   std::string db = "benchmark";
   int workers = 1;
   uint64_t burn_in = 0;        // the first results to reach the statistics are not measured
@@ -40,9 +44,12 @@ struct QueryRunResult {
 
 Status ValidateQueryRunConfig(const QueryRunConfig& config);
 
-// "/v1/sql?db=NAME" and the form body "sql=<urlencoded>".
+// "/v1/sql?db=NAME" and the form body "sql=<urlencoded>"; for InfluxQL "/query?db=NAME" and
+// "q=<urlencoded>".
 std::string SqlTarget(const std::string& db);
 std::string SqlRequestBody(std::string_view sql);
+std::string QueryTarget(QueryLanguage language, const std::string& db);
+std::string QueryRequestBody(QueryLanguage language, std::string_view text);
 
 Result<QueryRunResult> RunQueries(const QueryRunConfig& config,
                                   const std::vector<QueryRecord>& queries);

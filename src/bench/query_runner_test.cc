@@ -39,6 +39,27 @@ std::vector<QueryRecord> RealQueries(const std::string& type) {
   return *q;
 }
 
+TEST(QueryRunnerTest, InfluxqlGoesToQueryAsQ) {
+  std::mutex mu;
+  std::vector<std::string> targets, texts;
+  FakeHttpServer server([&](const FakeRequest& r) -> FakeResponse {
+    std::lock_guard lock(mu);
+    targets.push_back(r.method + " " + r.target);
+    EXPECT_EQ(r.body.rfind("q=", 0), 0u);
+    texts.push_back(*FormUrlDecode(r.body.substr(2)));
+    return {200, R"({"results":[{"statement_id":0}]})"};
+  });
+  std::vector<QueryRecord> queries = {{1, "l", "", {}, "SELECT max(usage_user) FROM cpu WHERE hostname = 'host_1'", 1}};
+  QueryRunConfig config;
+  config.url = server.url();
+  config.language = QueryLanguage::kInfluxql;
+  auto result = RunQueries(config, queries);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0], "POST /query?db=benchmark");
+  EXPECT_EQ(texts[0], queries[0].text);
+}
+
 TEST(QueryRunnerTest, SendsEveryQueryAsFormEncodedSql) {
   FakeSql fake;
   FakeHttpServer server([&](const FakeRequest& r) { return fake.Handle(r); });

@@ -113,15 +113,13 @@ Status RunGenerateQueries(const GenerateQueriesFlags& f) {
   if (f.format != "sql" && f.format != "influx") {
     return Status::InvalidArgument("format '" + f.format + "': sql (Gnomon SQL) or influx (TSBS's InfluxQL)");
   }
-  if (f.format == "influx" && f.use_case != "iot") {
-    return Status::Unsupported("--format influx for the devops queries (iot has it)");
-  }
   bench::QueryGenConfig config;
   config.query_type = f.query_type;
   config.scale = f.scale;
   config.seed = f.seed;
   config.queries = f.queries;
   config.time_column = f.time_column;
+  config.influxql = f.format == "influx";
   GNOMON_ASSIGN_OR_RETURN(config.start_ns, bench::ParseRfc3339Nanos(f.timestamp_start));
   GNOMON_ASSIGN_OR_RETURN(config.end_ns, bench::ParseRfc3339Nanos(f.timestamp_end));
   std::vector<bench::GeneratedQuery> queries;
@@ -158,7 +156,7 @@ void RegisterGenerateQueries(CLI::App* bench) {
   cmd->add_option("--timestamp-end", flags->timestamp_end, "RFC 3339 end (data end + 1s)");
   cmd->add_option("--queries", flags->queries, "Number of queries");
   cmd->add_option("--time-column", flags->time_column, "Time column name (greptime_timestamp for Greptime)");
-  cmd->add_option("--format", flags->format, "sql (Gnomon SQL) or influx (TSBS's InfluxQL text; iot only)");
+  cmd->add_option("--format", flags->format, "sql (Gnomon SQL) or influx (TSBS's InfluxQL text)");
   cmd->add_option("--out,--file", flags->out, "Output file (default: stdout)");
   cmd->callback([flags] {
     Status s = RunGenerateQueries(*flags);

@@ -1,4 +1,4 @@
-// `gnomon bench run-queries`: TSBS's query runner against /v1/sql. Output follows
+// `gnomon bench run-queries`: TSBS's query runner against /v1/sql (or /query with --influxql). Output follows
 // tsbs_run_queries_*: interim statistics on stderr, the final block on stdout.
 #include <cstdio>
 #include <memory>
@@ -55,6 +55,9 @@ void RegisterBenchRunQueriesCommand(CLI::App* bench) {
   cmd->add_option("--print-interval", c.print_interval, "Interim statistics every N queries; 0 = never")
       ->capture_default_str();
   cmd->add_flag("--print-responses", flags->print_responses, "Print every answer to stdout");
+  cmd->add_flag_callback(
+      "--influxql", [&c] { c.language = bench::QueryLanguage::kInfluxql; },
+      "The file holds InfluxQL (TSBS's influx format): send each query to /query as q=...");
   cmd->add_option("--json,--results-file", flags->json, "Write the statistics as JSON to this file");
   cmd->callback([flags] {
     Status s = RunQueriesCommand(*flags);
