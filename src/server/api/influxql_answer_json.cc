@@ -12,7 +12,10 @@ void WriteTime(JsonWriter& j, int64_t ns, int64_t divisor) {
   if (divisor > 0) {
     j.Int(ns / divisor);
   } else {
-    j.String(FormatRfc3339(ns));
+    thread_local std::string text;  // kept: no allocation per timestamp
+    text.clear();
+    AppendRfc3339(&text, ns);
+    j.PlainString(text);
   }
 }
 

@@ -44,17 +44,19 @@ void SeriesWriter::WriteCell(const query::ResultVector& v, size_t row) {
 }
 
 Status SeriesWriter::Chunk(const query::ResultChunk& chunk) {
-  std::vector<std::string> tags(ntags_);
+  auto tag = [&](size_t t, size_t row) -> std::string_view {
+    const query::ResultVector& v = chunk.columns[t];
+    return v.type == ValueType::kString && !v.IsNull(row) ? std::string_view(v.str[row]) : std::string_view();
+  };
   for (size_t row = 0; row < chunk.rows; ++row) {
-    for (size_t t = 0; t < ntags_; ++t) {
-      const query::ResultVector& v = chunk.columns[t];
-      tags[t] = v.type == ValueType::kString && !v.IsNull(row) ? v.str[row] : std::string();
-    }
-    if (!have_current_ || tags != current_tags_) {
-      CloseSeries();
-      OpenSeries(tags);
-      current_tags_ = tags;
+    bool same = have_current_;
+    for (size_t t = 0; same && t < ntags_; ++t) same = tag(t, row) == current_tags_[t];
+    if (!same) {  // a new series: its tags are copied once, not per row
+      current_tags_.resize(ntags_);
+      for (size_t t = 0; t < ntags_; ++t) current_tags_[t] = tag(t, row);
       have_current_ = true;
+      CloseSeries();
+      OpenSeries(current_tags_);
     }
     if (skipping_) continue;
     out_->BeginRow();

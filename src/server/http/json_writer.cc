@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 
 #include "src/base/double_format.h"
@@ -36,9 +37,20 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
 
 }  // namespace
 
+// Whether c goes into a JSON string as itself: printable ASCII other than '"' and '\\'.
+inline bool PlainJsonChar(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
 void AppendJsonString(std::string* out, std::string_view text) {
   out->push_back('"');
   for (size_t i = 0; i < text.size();) {
+    // Runs of plain characters (nearly all of a tag value or a name) are copied whole.
+    size_t run = i;
+    while (run < text.size() && PlainJsonChar(static_cast<unsigned char>(text[run]))) ++run;
+    if (run > i) {
+      out->append(text.data() + i, run - i);
+      i = run;
+      if (i == text.size()) break;
+    }
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       size_t n = Utf8SequenceLength(text, i);
@@ -124,7 +136,8 @@ JsonWriter& JsonWriter::String(std::string_view value) {
 
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
-  fmt::format_to(std::back_inserter(out_), "{}", value);
+  char buf[24];
+  out_.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
   return *this;
 }
 
@@ -144,7 +157,16 @@ JsonWriter& JsonWriter::Double(double value) {
 
 JsonWriter& JsonWriter::UInt(uint64_t value) {
   BeforeValue();
-  fmt::format_to(std::back_inserter(out_), "{}", value);
+  char buf[24];
+  out_.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+  return *this;
+}
+
+JsonWriter& JsonWriter::PlainString(std::string_view ascii) {
+  BeforeValue();
+  out_.push_back('"');
+  out_.append(ascii);
+  out_.push_back('"');
   return *this;
 }
 

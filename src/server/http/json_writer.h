@@ -24,6 +24,8 @@ class JsonWriter {
   // Inside an object: the next value's key.
   JsonWriter& Key(std::string_view key);
   JsonWriter& String(std::string_view value);
+  // A string known to need no escaping (printable ASCII without '"' or '\\': a formatted time).
+  JsonWriter& PlainString(std::string_view ascii);
   JsonWriter& Int(int64_t value);
   JsonWriter& UInt(uint64_t value);
   // The shortest text that reads back as `value` (58, 0.5, 1e+21); null for NaN and infinities.
