@@ -6,31 +6,13 @@
 #include <cmath>
 #include <vector>
 
+#include "src/server/api/csv_field.h"
 #include "src/server/api/influxql_answer.h"
 
 namespace gnomon::server::api {
 namespace {
 
-bool NeedsQuotes(std::string_view f) {
-  if (f.empty()) return false;
-  if (f == "\\.") return true;
-  if (f.find_first_of(",\"\r\n") != std::string_view::npos) return true;
-  unsigned char c = static_cast<unsigned char>(f[0]);
-  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
-}
-
-void AppendField(std::string* out, std::string_view f) {
-  if (!NeedsQuotes(f)) {
-    out->append(f);
-    return;
-  }
-  out->push_back('"');
-  for (char c : f) {
-    if (c == '"') out->push_back('"');
-    out->push_back(c);
-  }
-  out->push_back('"');
-}
+void AppendField(std::string* out, std::string_view f) { AppendCsvField(out, f, CsvQuoting::kGoCsv); }
 
 class CsvAnswer final : public InfluxAnswer {
  public:

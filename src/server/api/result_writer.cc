@@ -7,6 +7,7 @@
 #include "src/base/double_format.h"
 #include "src/base/task_pool.h"
 #include "src/base/time_util.h"
+#include "src/server/api/csv_field.h"
 #include "src/server/http/json_writer.h"
 
 namespace gnomon::server::api {
@@ -45,26 +46,6 @@ bool IsPlainJson(std::string_view s) {
   return true;
 }
 
-bool NeedsCsvQuotes(std::string_view s) {
-  for (char c : s) {
-    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
-  }
-  return false;
-}
-
-void AppendCsvField(std::string* out, std::string_view s) {
-  if (!NeedsCsvQuotes(s)) {
-    out->append(s);
-    return;
-  }
-  out->push_back('"');
-  for (char c : s) {
-    if (c == '"') out->push_back('"');
-    out->push_back(c);
-  }
-  out->push_back('"');
-}
-
 char* Copy(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
@@ -84,14 +65,7 @@ char* WriteJsonString(char* p, std::string_view s) {
 }
 
 char* WriteCsvString(char* p, std::string_view s) {
-  if (!NeedsCsvQuotes(s)) return Copy(p, s);
-  *p++ = '"';
-  for (char c : s) {
-    if (c == '"') *p++ = '"';
-    *p++ = c;
-  }
-  *p++ = '"';
-  return p;
+  return NeedsCsvQuotes(s) ? WriteQuotedCsvField(p, s) : Copy(p, s);
 }
 
 template <typename T>
