@@ -25,13 +25,7 @@ data=$WORK/cpu-only-$SCALE-$HOURS.lp
   --timestamp-start "$START" --timestamp-end "$END" --log-interval 10s --out "$data" 2>/dev/null
 rm -rf "$WORK/data"
 
-start_server() {
-  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then echo "port $PORT is in use" >&2; exit 1; fi
-  "$GNOMON" server --data-dir "$WORK/data" --http-addr "127.0.0.1:$PORT" >>"$WORK/server.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return; sleep 0.1; done
-  echo "server did not start" >&2; exit 1
-}
+source scripts/server_start.sh
 mean_ms() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["Totals"]["overallStats"]["all_queries"]["meanMilliseconds"])' "$1"; }
 
 start_server

@@ -68,8 +68,7 @@ Status RunSelect(ApiContext& ctx, const Statement& st, const InfluxqlRequest& re
     options.database = c.database;
     options.now_ns = req.now_ns;
     options.access_check = req.caller->AccessCheck();
-    int64_t series_seen = 0;  // SLIMIT/SOFFSET count each measurement's series
-    SeriesWriter sink(c, out, req.flush, &series_seen);
+    SeriesWriter sink(c, out, req.flush);
     GNOMON_RETURN_IF_ERROR(ctx.query_engine->Execute(c.sql, options, &sink));
   }
   return Status::OK();
@@ -135,19 +134,6 @@ Status RunDelete(ApiContext& ctx, const Statement& st, const InfluxqlRequest& re
   return Status::OK();
 }
 
-// One series named `name` with a "name" column: SHOW DATABASES. Always written, even empty:
-// clients such as TSBS index series[0] unconditionally.
-void NameSeries(InfluxAnswer* out, const std::string& name, const std::vector<std::string>& values) {
-  const std::vector<std::string> columns = {"name"};
-  out->BeginSeries(&name, {}, {}, columns);
-  for (const auto& v : values) {
-    out->BeginRow();
-    out->String(v);
-    out->EndRow();
-  }
-  out->EndSeries();
-}
-
 }  // namespace
 
 Status ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlRequest& req, InfluxAnswer* out) {
@@ -160,7 +146,11 @@ Status ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlReque
       std::vector<std::string> names = engine.ListDatabases();
       std::erase_if(names, [&](const std::string& n) { return !req.caller->Check(auth::Access::kRead, n).ok(); });
       std::sort(names.begin(), names.end());
-      NameSeries(out, "databases", names);
+      // Always one series, even when empty: clients such as TSBS index series[0] unconditionally.
+      std::vector<std::vector<std::string>> rows;
+      for (auto& n : names) rows.push_back({std::move(n)});
+      const std::string name = "databases";
+      NamedSeries(out, &name, {"name"}, rows);
       return Status::OK();
     }
     case Kind::kShowMeasurements:
@@ -173,11 +163,7 @@ Status ExecuteInfluxql(ApiContext& ctx, const Statement& st, const InfluxqlReque
     case Kind::kShowRetentionPolicies: return ExecuteShow(ctx, st, req, db, out);
     case Kind::kCreateDatabase: {
       GNOMON_RETURN_IF_ERROR(ValidateDatabaseName(st.database));
-      if (!st.name.empty() && st.name != kRetentionPolicyName) {
-        return Status::Unsupported("a database has one retention policy here, \"" + std::string(kRetentionPolicyName) +
-                                   "\": WITH NAME " + st.name + " is not supported");
-      }
-      if (st.replication > 1) return Status::Unsupported("replication factor must be 1: Gnomon keeps one copy");
+      GNOMON_RETURN_IF_ERROR(CheckNewDatabasePolicy(st));
       storage::DatabaseOptions options;
       options.retention_ns = std::max<int64_t>(st.duration_ns, 0);
       Status s = engine.CreateDatabase(st.database, options);

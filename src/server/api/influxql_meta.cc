@@ -48,17 +48,6 @@ bool Matches(const std::string& pattern, const std::string& s) {
   return re.ok() && RE2::PartialMatch(s, re);
 }
 
-void NamedSeries(InfluxAnswer* out, const std::string* name, const std::vector<std::string>& columns,
-                 const std::vector<std::vector<std::string>>& values) {
-  out->BeginSeries(name, {}, {}, columns);
-  for (const auto& row : values) {
-    out->BeginRow();
-    for (const auto& v : row) out->String(v);
-    out->EndRow();
-  }
-  out->EndSeries();
-}
-
 // A series of one integer: the cardinality answers.
 void CountSeries(InfluxAnswer* out, const std::string* name, int64_t count) {
   const std::vector<std::string> columns = {"count"};
@@ -116,6 +105,17 @@ const char* FieldTypeName(ValueType t) {
 }
 
 }  // namespace
+
+void NamedSeries(InfluxAnswer* out, const std::string* name, const std::vector<std::string>& columns,
+                 const std::vector<std::vector<std::string>>& values) {
+  out->BeginSeries(name, {}, {}, columns);
+  for (const auto& row : values) {
+    out->BeginRow();
+    for (const auto& v : row) out->String(v);
+    out->EndRow();
+  }
+  out->EndSeries();
+}
 
 Result<std::optional<MeasurementSchema>> LookUpSchema(storage::Engine& engine, const std::string& db,
                                                       const std::string& measurement) {

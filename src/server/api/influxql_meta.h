@@ -17,6 +17,10 @@ Status ExecuteShow(ApiContext& ctx, const query::influxql::Statement& st, const 
 Status CollectRows(ApiContext& ctx, const InfluxqlRequest& req, const std::string& database, const std::string& sql,
                    std::vector<std::vector<std::string>>* rows);
 
+// One series of text rows (`name` may be null), written even when it has no rows.
+void NamedSeries(InfluxAnswer* out, const std::string* name, const std::vector<std::string>& columns,
+                 const std::vector<std::vector<std::string>>& values);
+
 // The schema InfluxQL sees of a table, or nullopt when it does not exist.
 Result<std::optional<query::influxql::MeasurementSchema>> LookUpSchema(storage::Engine& engine, const std::string& db,
                                                                        const std::string& measurement);

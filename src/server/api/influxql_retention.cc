@@ -18,11 +18,14 @@ int64_t ShardGroupDuration(int64_t retention_ns) {
   return kHour;
 }
 
+Status CheckReplication(const Statement& st) {
+  if (st.replication <= 1) return Status::OK();
+  return Status::Unsupported("replication factor " + std::to_string(st.replication) +
+                             " is not supported: Gnomon keeps one copy (REPLICATION 1)");
+}
+
 Status CheckOptions(const Statement& st) {
-  if (st.replication > 1) {
-    return Status::Unsupported("replication factor " + std::to_string(st.replication) +
-                               " is not supported: Gnomon keeps one copy (REPLICATION 1)");
-  }
+  GNOMON_RETURN_IF_ERROR(CheckReplication(st));
   if (st.duration_ns > 0 && st.duration_ns < kHour) {
     return Status::InvalidArgument("retention policy duration must be at least 1h0m0s");
   }
@@ -36,6 +39,11 @@ Status NotTheOnePolicy(const Statement& st) {
 }
 
 }  // namespace
+
+Status CheckNewDatabasePolicy(const Statement& st) {
+  if (!st.name.empty() && st.name != kRetentionPolicyName) return NotTheOnePolicy(st);
+  return CheckReplication(st);
+}
 
 Status ChangeRetentionPolicy(ApiContext& ctx, const Statement& st) {
   GNOMON_ASSIGN_OR_RETURN(storage::DatabaseInfo info, ctx.engine->DescribeDatabase(st.database));

@@ -19,6 +19,9 @@ inline constexpr const char* kRetentionPolicyName = "autogen";
 // CREATE, ALTER and DROP RETENTION POLICY.
 Status ChangeRetentionPolicy(ApiContext& ctx, const query::influxql::Statement& st);
 
+// CREATE DATABASE ... WITH [REPLICATION n] [NAME p]: the one policy, with one copy.
+Status CheckNewDatabasePolicy(const query::influxql::Statement& st);
+
 // SHOW RETENTION POLICIES [ON db].
 Status ShowRetentionPolicies(ApiContext& ctx, const std::string& database, InfluxAnswer* out);
 

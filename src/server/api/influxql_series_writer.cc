@@ -17,8 +17,8 @@ Status SeriesWriter::Begin(const std::vector<query::ResultColumn>& columns) {
 }
 
 void SeriesWriter::OpenSeries(const std::vector<std::string>& tags) {
-  const int64_t seen = ++*series_seen_;
-  skipping_ = seen <= c_.soffset || (c_.slimit > 0 && seen > c_.soffset + c_.slimit);
+  ++series_seen_;
+  skipping_ = series_seen_ <= c_.soffset || (c_.slimit > 0 && series_seen_ > c_.soffset + c_.slimit);
   if (skipping_) return;
   out_->BeginSeries(&c_.measurement, c_.tag_keys, tags, c_.columns);
   open_ = true;

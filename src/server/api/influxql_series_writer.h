@@ -22,10 +22,9 @@ Status CheckCompiledColumns(const query::influxql::CompiledSelect& c, const std:
 
 class SeriesWriter final : public query::ResultSink {
  public:
-  // `flush` may be empty. `series_seen` counts the series SLIMIT/SOFFSET see.
-  SeriesWriter(const query::influxql::CompiledSelect& compiled, InfluxAnswer* out, const AnswerFlush& flush,
-               int64_t* series_seen)
-      : c_(compiled), out_(out), flush_(flush), series_seen_(series_seen) {}
+  // `flush` may be empty.
+  SeriesWriter(const query::influxql::CompiledSelect& compiled, InfluxAnswer* out, const AnswerFlush& flush)
+      : c_(compiled), out_(out), flush_(flush) {}
 
   Status Begin(const std::vector<query::ResultColumn>& columns) override;
   Status Chunk(const query::ResultChunk& chunk) override;
@@ -39,7 +38,7 @@ class SeriesWriter final : public query::ResultSink {
   const query::influxql::CompiledSelect& c_;
   InfluxAnswer* out_;
   const AnswerFlush& flush_;
-  int64_t* series_seen_;
+  int64_t series_seen_ = 0;  // series started, counting skipped ones (SLIMIT/SOFFSET)
   size_t ntags_ = 0;
   bool open_ = false;        // a series is being written
   bool skipping_ = false;    // the current series falls outside SOFFSET/SLIMIT

@@ -15,14 +15,10 @@
 #include "src/server/api/handlers.h"
 #include "src/server/api/influxql_answer.h"
 #include "src/server/api/influxql_executor.h"
+#include "src/server/api/result_stream.h"
 
 namespace gnomon::server::api {
 namespace {
-
-// An answer is held whole up to this size (so it goes out with a Content-Length), then streams
-// in pieces of about kSendBytes.
-constexpr size_t kBufferBytes = 1 << 20;
-constexpr size_t kSendBytes = 256 << 10;
 
 // epoch=ns|n|u|µ|us|ms|s|m|h: integer timestamps in that unit; absent: RFC 3339 text.
 Result<int64_t> EpochDivisor(std::string_view e) {
@@ -78,19 +74,10 @@ struct QueryRun {
 
 Status Produce(QueryRun& run, http::Response* response, http::ChunkSink* sink) {
   std::unique_ptr<InfluxAnswer> answer = InfluxAnswer::Make(run.options);
-  bool streaming = false, sink_failed = false;
-  auto send = [&](bool final) -> Status {
-    std::string& bytes = answer->bytes();
-    if (!streaming && !final && bytes.size() <= kBufferBytes) return Status::OK();
-    if (!final && bytes.size() < kSendBytes) return Status::OK();
-    streaming = true;
-    Status s = sink->Write(bytes);
-    bytes.clear();
-    sink_failed = !s.ok();
-    return s;
-  };
+  // Held whole up to 1 MiB (then sent with a Content-Length), streamed past that, as /v1/sql's.
+  AnswerBuffer sender(&answer->bytes(), sink, ResultStreamLimits{});
   run.req.caller = &run.caller;
-  run.req.flush = [&] { return send(false); };
+  run.req.flush = [&] { return sender.MaybeSend(); };
   response->SetText(200, answer->content_type(), "");
   bool failed = false;
   for (size_t i = 0; i < run.statements.size(); ++i) {
@@ -98,19 +85,19 @@ Status Produce(QueryRun& run, http::Response* response, http::ChunkSink* sink) {
     if (failed) {
       answer->Error("not executed");
     } else if (Status s = ExecuteInfluxql(*run.ctx, run.statements[i], run.req, answer.get()); !s.ok()) {
-      if (sink_failed) return s;  // the client has gone (or HEAD): nobody reads the rest
+      if (sender.sink_failed()) return s;  // the client has gone (or HEAD): nobody reads the rest
       answer->Error(s.message());
       failed = true;
     }
     answer->EndStatement();
-    GNOMON_RETURN_IF_ERROR(send(false));
+    GNOMON_RETURN_IF_ERROR(sender.MaybeSend());
   }
   answer->Finish();
-  if (!streaming) {
+  if (!sender.streaming()) {
     response->body = std::move(answer->bytes());
     return Status::OK();
   }
-  return send(true);
+  return sender.Flush();
 }
 
 }  // namespace

@@ -6,37 +6,39 @@ namespace gnomon::server::api {
 
 ResultStream::ResultStream(ResultFormat format, EpochUnit epoch, http::ChunkSink* out,
                            ResultStreamLimits limits, TaskPool* pool)
-    : writer_(format, epoch, &buffer_, pool), out_(out), limits_(limits) {}
+    : writer_(format, epoch, &buffer_, pool), sender_(&buffer_, out, limits) {}
 
 Status ResultStream::Begin(const std::vector<query::ResultColumn>& columns) {
   GNOMON_RETURN_IF_ERROR(writer_.Begin(columns));
-  return MaybeSend();
+  return sender_.MaybeSend();
 }
 
 Status ResultStream::Chunk(const query::ResultChunk& chunk) {
   GNOMON_RETURN_IF_ERROR(writer_.Chunk(chunk));
-  return MaybeSend();
+  return sender_.MaybeSend();
 }
 
 Status ResultStream::End(const query::QueryStats& stats) { return writer_.End(stats); }
 
-Status ResultStream::Flush() {
+Status ResultStream::Flush() { return sender_.Flush(); }
+
+Status AnswerBuffer::Flush() {
   GNOMON_CHECK(streaming_);
   return Send();
 }
 
-Status ResultStream::MaybeSend() {
+Status AnswerBuffer::MaybeSend() {
   if (!streaming_) {
-    if (buffer_.size() <= limits_.buffer_bytes) return Status::OK();
+    if (bytes_->size() <= limits_.buffer_bytes) return Status::OK();
     streaming_ = true;  // the first Send commits the response
   }
-  if (buffer_.size() < limits_.flush_bytes) return Status::OK();
+  if (bytes_->size() < limits_.flush_bytes) return Status::OK();
   return Send();
 }
 
-Status ResultStream::Send() {
-  Status s = out_->Write(buffer_);
-  buffer_.clear();  // keeps its capacity: the next piece reuses it
+Status AnswerBuffer::Send() {
+  Status s = out_->Write(*bytes_);
+  bytes_->clear();  // keeps its capacity: the next piece reuses it
   if (!s.ok()) sink_failed_ = true;
   return s;
 }

@@ -19,6 +19,34 @@ struct ResultStreamLimits {
   size_t flush_bytes = 256 << 10;  // one ChunkSink::Write's size once streaming
 };
 
+// Bytes on their way into an HTTP answer, rendered by the caller into `*bytes`: held while they
+// fit in limits.buffer_bytes, so that a small answer (or an error found early) still goes out as an
+// ordinary response; past that, sent to the sink about every limits.flush_bytes. Used by
+// ResultStream (/v1/sql) and by /query's answers.
+class AnswerBuffer {
+ public:
+  // `bytes` and `out` must outlive this object.
+  AnswerBuffer(std::string* bytes, http::ChunkSink* out, ResultStreamLimits limits)
+      : bytes_(bytes), out_(out), limits_(limits) {}
+
+  // After each append: starts streaming past the buffer limit, then sends in pieces. A non-OK
+  // return is ChunkSink::Write's (the client has gone, or HEAD).
+  Status MaybeSend();
+  // REQUIRES: streaming(). Sends what is still held.
+  Status Flush();
+  bool streaming() const { return streaming_; }
+  bool sink_failed() const { return sink_failed_; }
+
+ private:
+  Status Send();
+
+  std::string* bytes_;
+  http::ChunkSink* out_;
+  ResultStreamLimits limits_;
+  bool streaming_ = false;
+  bool sink_failed_ = false;
+};
+
 class ResultStream final : public query::ResultSink {
  public:
   // `out` must outlive this object.
@@ -33,25 +61,18 @@ class ResultStream final : public query::ResultSink {
   bool AcceptsConstantVectors() const override { return true; }
 
   // True once bytes have gone to the sink: the response is committed (status 200).
-  bool streaming() const { return streaming_; }
+  bool streaming() const { return sender_.streaming(); }
   // True when the sink refused bytes: the failure is the client's, not the query's.
-  bool sink_failed() const { return sink_failed_; }
+  bool sink_failed() const { return sender_.sink_failed(); }
   // REQUIRES: streaming(). Sends what is still buffered (after a successful End).
   Status Flush();
   // REQUIRES: !streaming(). The whole rendered answer.
   std::string TakeBuffer() { return std::move(buffer_); }
 
  private:
-  // After each writer call: starts streaming past the buffer limit, then flushes in pieces.
-  Status MaybeSend();
-  Status Send();
-
   std::string buffer_;
   ResultWriter writer_;
-  http::ChunkSink* out_;
-  ResultStreamLimits limits_;
-  bool streaming_ = false;
-  bool sink_failed_ = false;
+  AnswerBuffer sender_;  // of buffer_
 };
 
 }  // namespace gnomon::server::api
