@@ -8,9 +8,12 @@
 #include <string>
 
 #include "bench/bench_engine.h"
+#include "src/query/influxql/influxql_compiler.h"
+#include "src/query/influxql/influxql_parser.h"
 #include "src/query/parser/parser.h"
 #include "src/query/query_compiler.h"
 #include "src/storage/engine.h"
+#include "src/server/api/influxql_meta.h"
 #include "src/storage/write_batch.h"
 
 namespace gnomon::query {
@@ -71,6 +74,34 @@ void Parse(benchmark::State& state, const char* sql) {
   }
 }
 
+// An InfluxQL statement up to the SQL text it compiles to, then that text as Compile() takes it:
+// the front end's cost over the SQL twin's.
+void CompileInfluxql(benchmark::State& state, const char* influxql) {
+  Fixture& f = Shared();
+  storage::Engine* engine = f.engine.get();
+  influxql::CompileContext c;
+  c.database = "db";
+  c.now_ns = 1686528000000000000LL;
+  c.schema = [engine](const std::string& d, const std::string& m) { return server::api::LookUpSchema(*engine, d, m); };
+  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  for (auto _ : state) {
+    auto statements = influxql::ParseQuery(influxql);
+    auto selects = influxql::CompileSelect(*(*statements)[0].select, c);
+    if (!selects.ok() || selects->empty()) {
+      state.SkipWithError("influxql compile failed");
+      break;
+    }
+    auto statement = ParseSql((*selects)[0].sql);
+    ExecutionContext ctx;
+    CompileOptions options;
+    options.database = "db";
+    options.now_ns = c.now_ns;
+    auto compiled = CompileSelect(engine, options, &ctx, *(*statement)->As<SelectStatement>().node, **statement);
+    if (!compiled.ok()) state.SkipWithError(compiled.status().ToString().c_str());
+    benchmark::DoNotOptimize(compiled);
+  }
+}
+
 constexpr const char* kCpuMaxAll1 =
     "SELECT max(usage_user),max(usage_system),max(usage_idle),max(usage_nice),max(usage_iowait),max(usage_irq),"
     "max(usage_softirq),max(usage_steal),max(usage_guest),max(usage_guest_nice), date_trunc('hour', time) from cpu "
@@ -87,11 +118,21 @@ constexpr const char* kDoubleGroupbyAll =
 constexpr const char* kHighCpuAll =
     "SELECT * from cpu where usage_user > 90.0  and time >= '2023-06-11T03:17:08Z' and time < '2023-06-11T15:17:08Z'";
 
+constexpr const char* kSingleGroupby111Influxql =
+    "SELECT max(usage_user) from cpu where (hostname = 'host_3') and time >= '2023-06-11T03:17:08Z' and time < "
+    "'2023-06-11T04:17:08Z' group by time(1m)";
+constexpr const char* kDoubleGroupbyAllInfluxql =
+    "SELECT mean(usage_user), mean(usage_system), mean(usage_idle), mean(usage_nice), mean(usage_iowait), "
+    "mean(usage_irq), mean(usage_softirq), mean(usage_steal), mean(usage_guest), mean(usage_guest_nice) from cpu "
+    "where time >= '2023-06-11T03:17:08Z' and time < '2023-06-11T15:17:08Z' group by time(1h),hostname";
+
 BENCHMARK_CAPTURE(Parse, cpu_max_all_1, kCpuMaxAll1);
 BENCHMARK_CAPTURE(Compile, cpu_max_all_1, kCpuMaxAll1);
 BENCHMARK_CAPTURE(Compile, single_groupby_1_1_1, kSingleGroupby111);
 BENCHMARK_CAPTURE(Compile, double_groupby_all, kDoubleGroupbyAll);
 BENCHMARK_CAPTURE(Compile, high_cpu_all, kHighCpuAll);
+BENCHMARK_CAPTURE(CompileInfluxql, single_groupby_1_1_1, kSingleGroupby111Influxql);
+BENCHMARK_CAPTURE(CompileInfluxql, double_groupby_all, kDoubleGroupbyAllInfluxql);
 
 }  // namespace
 }  // namespace gnomon::query

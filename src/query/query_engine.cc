@@ -45,14 +45,6 @@ std::string SemanticType(storage::ColumnInfo::Kind k) {
   return "";
 }
 
-// A scan read straight into the sink through a projection of plain columns (SELECT * and
-// column lists) may send its tag columns as constant vectors: nothing in between reads them.
-void AllowConstantTags(Operator* root) {
-  auto* projection = dynamic_cast<ProjectionOperator*>(root);
-  if (projection == nullptr || !projection->MovesEveryColumn()) return;
-  if (auto* scan = dynamic_cast<ScanOperator*>(projection->child())) scan->SetConstantTags(true);
-}
-
 // A grouped aggregate read straight by a projection need not emit the group keys the projection
 // does not refer to (GROUP BY hour, hostname selecting only the hour: 52,000 host names per
 // double-groupby-all answer, built and dropped).

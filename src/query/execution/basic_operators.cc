@@ -126,81 +126,44 @@ void GatherRows(const Vector& src, const uint32_t* idx, size_t n, Vector* dst) {
   if (!src.validity.empty()) gather(src.validity, dst->validity);
 }
 
+int CompareKey(const Vector& x, uint32_t a, const Vector& y, uint32_t b, const SortKey& k) {
+  const bool an = x.type == ValueType::kNull || x.IsNull(a);
+  const bool bn = y.type == ValueType::kNull || y.IsNull(b);
+  if (an || bn) {
+    if (an && bn) return 0;
+    // NULLs first or last regardless of direction, as asked.
+    return an == k.nulls_first ? -1 : 1;
+  }
+  int r = 0;
+  switch (x.type) {
+    case ValueType::kInt64:
+    case ValueType::kTimestamp: r = x.i64[a] < y.i64[b] ? -1 : (x.i64[a] > y.i64[b] ? 1 : 0); break;
+    case ValueType::kUInt64: r = x.u64[a] < y.u64[b] ? -1 : (x.u64[a] > y.u64[b] ? 1 : 0); break;
+    case ValueType::kBool: r = x.b[a] < y.b[b] ? -1 : (x.b[a] > y.b[b] ? 1 : 0); break;
+    case ValueType::kString: {
+      const int c = x.str[a].compare(y.str[b]);
+      r = c < 0 ? -1 : (c > 0 ? 1 : 0);
+      break;
+    }
+    case ValueType::kFloat64: {
+      // As CompareValues orders doubles (NaN after every number), without boxing them.
+      const double p = x.f64[a], q = y.f64[b];
+      const bool pn = std::isnan(p), qn = std::isnan(q);
+      if (pn || qn) r = pn == qn ? 0 : (pn ? 1 : -1);
+      else r = p < q ? -1 : (p > q ? 1 : 0);
+      break;
+    }
+    default: break;
+  }
+  return k.descending ? -r : r;
+}
+
 int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKey>& keys) {
   for (const SortKey& k : keys) {
     const Vector& v = c.columns[k.column];
-    bool an = v.type == ValueType::kNull || v.IsNull(a);
-    bool bn = v.type == ValueType::kNull || v.IsNull(b);
-    if (an || bn) {
-      if (an && bn) continue;
-      // NULLs first or last regardless of direction, as asked.
-      return an == k.nulls_first ? -1 : 1;
-    }
-    int r = 0;
-    switch (v.type) {
-      case ValueType::kInt64:
-      case ValueType::kTimestamp: r = v.i64[a] < v.i64[b] ? -1 : (v.i64[a] > v.i64[b] ? 1 : 0); break;
-      case ValueType::kUInt64: r = v.u64[a] < v.u64[b] ? -1 : (v.u64[a] > v.u64[b] ? 1 : 0); break;
-      case ValueType::kBool: r = v.b[a] < v.b[b] ? -1 : (v.b[a] > v.b[b] ? 1 : 0); break;
-      case ValueType::kString: {
-        int x = v.str[a].compare(v.str[b]);
-        r = x < 0 ? -1 : (x > 0 ? 1 : 0);
-        break;
-      }
-      case ValueType::kFloat64: {
-        // As CompareValues orders doubles (NaN after every number), without boxing them.
-        const double x = v.f64[a], y = v.f64[b];
-        const bool xn = std::isnan(x), yn = std::isnan(y);
-        if (xn || yn) r = xn == yn ? 0 : (xn ? 1 : -1);
-        else r = x < y ? -1 : (x > y ? 1 : 0);
-        break;
-      }
-      default: break;
-    }
-    if (r != 0) return k.descending ? -r : r;
+    if (int r = CompareKey(v, a, v, b, k); r != 0) return r;
   }
   return 0;
-}
-
-SortOperator::SortOperator(OperatorPtr child, std::vector<SortKey> keys, int64_t top_n,
-                           ExecutionContext* ctx, std::string text)
-    : child_(std::move(child)), keys_(std::move(keys)), top_n_(top_n), ctx_(ctx),
-      text_(std::move(text)) {
-  schema_ = child_->schema();
-}
-
-std::string SortOperator::Describe() const {
-  std::string d = (top_n_ >= 0 ? "TopN " + std::to_string(top_n_) : std::string("Sort")) + ": " + text_;
-  return d;
-}
-
-Status SortOperator::NextImpl(Chunk* chunk, bool* done) {
-  if (!sorted_) {
-    GNOMON_RETURN_IF_ERROR(DrainAll(child_.get(), &rows_, ctx_));
-    order_.resize(rows_.rows);
-    for (uint32_t i = 0; i < rows_.rows; ++i) order_[i] = i;
-    auto less = [&](uint32_t a, uint32_t b) {
-      int c = CompareRows(rows_, a, b, keys_);
-      return c != 0 ? c < 0 : a < b;  // stable
-    };
-    if (top_n_ >= 0 && static_cast<size_t>(top_n_) < order_.size()) {
-      std::partial_sort(order_.begin(), order_.begin() + top_n_, order_.end(), less);
-      order_.resize(top_n_);
-    } else {
-      std::sort(order_.begin(), order_.end(), less);
-    }
-    sorted_ = true;
-  }
-  const size_t end = std::min(order_.size(), emitted_ + kChunkRows);
-  chunk->rows = end - emitted_;
-  chunk->columns.resize(schema_.size());
-  // Column by column: typed gathers of the sorted row indexes.
-  for (size_t c = 0; c < schema_.size(); ++c) {
-    GatherRows(rows_.columns[c], order_.data() + emitted_, chunk->rows, &chunk->columns[c]);
-  }
-  emitted_ = end;
-  *done = emitted_ >= order_.size();
-  return Status::OK();
 }
 
 void AppendRowKey(const Chunk& chunk, size_t row, size_t n, std::string* key) {

@@ -75,34 +75,12 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// Three-way comparison of row a of x with row b of y (vectors of one type) by key k.
+int CompareKey(const Vector& x, uint32_t a, const Vector& y, uint32_t b, const SortKey& k);
 // Three-way comparison of rows a and b of `c` by `keys` (NULLs placed as each key says).
 int CompareRows(const Chunk& c, uint32_t a, uint32_t b, const std::vector<SortKey>& keys);
 // dst = the rows idx[0..n) of src (same type; NULLs kept).
 void GatherRows(const Vector& src, const uint32_t* idx, size_t n, Vector* dst);
-
-// Sorts all input (keeping only the first `top_n` rows when top_n >= 0: a bounded heap would
-// help huge inputs; a partial sort already avoids sorting what LIMIT drops).
-class SortOperator final : public Operator {
- public:
-  SortOperator(OperatorPtr child, std::vector<SortKey> keys, int64_t top_n, ExecutionContext* ctx,
-               std::string text);
-  std::string Describe() const override;
-  std::vector<const Operator*> children() const override { return {child_.get()}; }
-
- protected:
-  Status NextImpl(Chunk* chunk, bool* done) override;
-
- private:
-  OperatorPtr child_;
-  std::vector<SortKey> keys_;
-  int64_t top_n_;
-  ExecutionContext* ctx_;
-  std::string text_;
-  bool sorted_ = false;
-  Chunk rows_;
-  std::vector<uint32_t> order_;
-  size_t emitted_ = 0;
-};
 
 // DISTINCT over the given key columns (every visible column for DISTINCT; the DISTINCT ON keys
 // otherwise): the first row of each key, in input order.

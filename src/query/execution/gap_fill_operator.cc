@@ -26,22 +26,54 @@ GapFillOperator::GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionC
   }
 }
 
-void GapFillOperator::AppendRow(const Chunk& in, uint32_t row) {
-  for (size_t c = 0; c < in.columns.size(); ++c) AppendFrom(&out_.columns[c], in.columns[c], row);
-  ++out_.rows;
+namespace {
+
+// to[i] = from[rows[i].row], or T{} for a gap (whose validity byte the caller clears).
+template <typename T>
+void GatherOrGap(const std::vector<T>& from, const std::vector<GapFillOperator::OutputRow>& rows, bool group,
+                 std::vector<T>* to) {
+  to->resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    (*to)[i] = rows[i].gap && !group ? T{} : from[rows[i].row];
+  }
 }
 
-void GapFillOperator::AppendGap(const Chunk& in, uint32_t group_row, int64_t bucket) {
+}  // namespace
+
+// Column by column, typed: an input row's values; a gap's bucket, its group's key values, NULL
+// elsewhere.
+void GapFillOperator::Materialize(const Chunk& in, const std::vector<OutputRow>& rows) {
+  out_.rows = rows.size();
   for (size_t c = 0; c < in.columns.size(); ++c) {
-    if (static_cast<int>(c) == spec_.bucket_column) {
-      AppendValue(&out_.columns[c], Value::Timestamp(bucket));
-    } else if (is_group_[c]) {
-      AppendFrom(&out_.columns[c], in.columns[c], group_row);
+    const Vector& from = in.columns[c];
+    Vector& to = out_.columns[c];
+    const bool bucket = static_cast<int>(c) == spec_.bucket_column;
+    const bool group = is_group_[c];
+    if (bucket) {
+      to.i64.resize(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) to.i64[i] = rows[i].gap ? rows[i].bucket : from.i64[rows[i].row];
     } else {
-      AppendNull(&out_.columns[c]);
+      switch (to.type) {
+        case ValueType::kInt64:
+        case ValueType::kTimestamp: GatherOrGap(from.i64, rows, group, &to.i64); break;
+        case ValueType::kFloat64: GatherOrGap(from.f64, rows, group, &to.f64); break;
+        case ValueType::kUInt64: GatherOrGap(from.u64, rows, group, &to.u64); break;
+        case ValueType::kBool: GatherOrGap(from.b, rows, group, &to.b); break;
+        case ValueType::kString: GatherOrGap(from.str, rows, group, &to.str); break;
+        case ValueType::kNull: break;
+      }
+    }
+    const bool gaps_null = !bucket && !group;
+    if (to.type == ValueType::kNull) {
+      to.validity.assign(rows.size(), 0);
+    } else if (!from.validity.empty() || gaps_null) {
+      to.validity.resize(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        to.validity[i] = rows[i].gap ? (gaps_null ? 0 : (bucket ? 1 : !from.IsNull(rows[i].row)))
+                                     : !from.IsNull(rows[i].row);
+      }
     }
   }
-  ++out_.rows;
 }
 
 // Rows [begin, end) of the output are one group in bucket order.
@@ -85,18 +117,25 @@ void GapFillOperator::FillColumn(const GapFillSpec::Fill& fill, size_t begin, si
 Status GapFillOperator::Fill() {
   Chunk in;
   GNOMON_RETURN_IF_ERROR(DrainAll(child_.get(), &in, ctx_));
-  std::vector<SortKey> keys;
-  for (int g : spec_.group_columns) keys.push_back(SortKey{g, false, false});
+  std::vector<SortKey> keys = spec_.group_order;
+  if (keys.empty()) {
+    for (int g : spec_.group_columns) keys.push_back(SortKey{g, false, false});
+  }
   keys.push_back(SortKey{spec_.bucket_column, false, false});
   std::vector<uint32_t> order(in.rows);
   for (uint32_t i = 0; i < in.rows; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return CompareRows(in, a, b, keys) < 0; });
+  // An aggregate's output often comes in this order already (series by series, buckets ascending).
+  auto less = [&](uint32_t a, uint32_t b) { return CompareRows(in, a, b, keys) < 0; };
+  if (!std::is_sorted(order.begin(), order.end(), less)) std::stable_sort(order.begin(), order.end(), less);
   std::vector<SortKey> group_keys(keys.begin(), keys.end() - 1);
   is_group_.assign(in.columns.size(), false);
   for (int g : spec_.group_columns) is_group_[g] = true;
 
   out_.columns.resize(child_->schema().size());
-  for (size_t c = 0; c < out_.columns.size(); ++c) InitVector(&out_.columns[c], child_->schema()[c].type);
+  // As the rows' own types (a column the schema calls NULL-typed may carry values).
+  for (size_t c = 0; c < out_.columns.size(); ++c) {
+    InitVector(&out_.columns[c], in.rows > 0 ? in.columns[c].type : child_->schema()[c].type);
+  }
   const int64_t first = spec_.bucket.Apply(spec_.start);
   const Vector& bucket = in.columns[spec_.bucket_column];
   size_t groups = 1;
@@ -117,24 +156,26 @@ Status GapFillOperator::Fill() {
                                      "; narrow the time range or widen the buckets");
   }
   GNOMON_RETURN_IF_ERROR(ctx_->Reserve(static_cast<size_t>(rows) * schema_.size() * 16));
+  std::vector<OutputRow> plan;
+  plan.reserve(static_cast<size_t>(rows));
   size_t i = 0;
   while (i < order.size()) {
     size_t j = i + 1;
     while (j < order.size() && CompareRows(in, order[i], order[j], group_keys) == 0) ++j;
-    group_begin_.push_back(out_.rows);
+    group_begin_.push_back(plan.size());
     // Merge the group's rows with every bucket start in range.
     int64_t b = first;
     for (size_t k = i; k < j; ++k) {
       const bool null_bucket = bucket.IsNull(order[k]);
       const int64_t t = null_bucket ? 0 : bucket.i64[order[k]];
       while (!null_bucket && b < spec_.end && b < t) {
-        AppendGap(in, order[i], b);
+        plan.push_back(OutputRow::Gap(order[i], b));
         b = spec_.bucket.BucketEnd(b);
       }
-      AppendRow(in, order[k]);
+      plan.push_back(OutputRow::Input(order[k]));
       if (!null_bucket && b == t) b = spec_.bucket.BucketEnd(b);
     }
-    for (; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, order[i], b);
+    for (; b < spec_.end; b = spec_.bucket.BucketEnd(b)) plan.push_back(OutputRow::Gap(order[i], b));
     GNOMON_RETURN_IF_ERROR(ctx_->Check());
     i = j;
   }
@@ -142,9 +183,10 @@ Status GapFillOperator::Fill() {
   // single group still gets every bucket.
   if (in.rows == 0 && spec_.group_columns.empty()) {
     group_begin_.push_back(0);
-    for (int64_t b = first; b < spec_.end; b = spec_.bucket.BucketEnd(b)) AppendGap(in, 0, b);
+    for (int64_t b = first; b < spec_.end; b = spec_.bucket.BucketEnd(b)) plan.push_back(OutputRow::Gap(0, b));
   }
-  group_begin_.push_back(out_.rows);
+  group_begin_.push_back(plan.size());
+  Materialize(in, plan);
   for (const GapFillSpec::Fill& f : spec_.fills) {
     Vector filled;
     InitVector(&filled, schema_[out_.columns.size()].type);

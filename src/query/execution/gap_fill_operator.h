@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/query/execution/basic_operators.h"
 #include "src/query/execution/operator.h"
 #include "src/query/function/scalar_functions.h"
 
@@ -16,6 +17,10 @@ namespace gnomon::query {
 struct GapFillSpec {
   int bucket_column = 0;
   std::vector<int> group_columns;
+  // How the output orders the groups, one key per group column (the groups, then the buckets
+  // within each, ascending): by default ascending with NULLs last; the gap_fill_order rule sets
+  // the order a sort above asked for, and drops that sort.
+  std::vector<SortKey> group_order;
   TimeBucketFn bucket;
   int64_t start = 0, end = 0;  // buckets starting in [start, end)
   struct Fill {
@@ -33,6 +38,15 @@ ValueType FilledType(ValueType source, bool interpolate);
 
 class GapFillOperator final : public Operator {
  public:
+  // One output row: an input row, or a gap (a missing bucket of the group whose row is `row`).
+  struct OutputRow {
+    uint32_t row;
+    bool gap;
+    int64_t bucket;
+    static OutputRow Input(uint32_t r) { return {r, false, 0}; }
+    static OutputRow Gap(uint32_t group_row, int64_t b) { return {group_row, true, b}; }
+  };
+
   GapFillOperator(OperatorPtr child, GapFillSpec spec, ExecutionContext* ctx);
   std::string Describe() const override { return "GapFill: " + spec_.text; }
   std::vector<const Operator*> children() const override { return {child_.get()}; }
@@ -42,8 +56,7 @@ class GapFillOperator final : public Operator {
 
  private:
   Status Fill();
-  void AppendRow(const Chunk& in, uint32_t row);
-  void AppendGap(const Chunk& in, uint32_t group_row, int64_t bucket);
+  void Materialize(const Chunk& in, const std::vector<OutputRow>& rows);
   void FillColumn(const GapFillSpec::Fill& fill, size_t begin, size_t end, Vector* out) const;
 
   OperatorPtr child_;

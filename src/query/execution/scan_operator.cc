@@ -7,6 +7,7 @@
 #include <system_error>
 #include <thread>
 
+#include "src/query/execution/basic_operators.h"
 #include "src/query/execution/expression_executor.h"
 #include "src/storage/engine.h"
 
@@ -475,6 +476,12 @@ Status ScanOperator::NextImpl(Chunk* chunk, bool* done) {
   AddMetrics(metrics);
   *done = next_series_ >= spec_.series.size();
   return Status::OK();
+}
+
+void AllowConstantTags(Operator* reader) {
+  auto* projection = dynamic_cast<ProjectionOperator*>(reader);
+  if (projection == nullptr || !projection->MovesEveryColumn()) return;
+  if (auto* scan = dynamic_cast<ScanOperator*>(projection->child())) scan->SetConstantTags(true);
 }
 
 }  // namespace gnomon::query

@@ -26,6 +26,11 @@ struct ScanColumn {
 // Every column of a table, in the table's order, as a scan reads them.
 std::vector<ScanColumn> ScanColumnsOf(const storage::TableInfo& info);
 
+// When `reader` is a projection of plain columns (SELECT * and column lists) straight over a
+// scan, lets the scan send its tag columns as constant vectors: nothing in between reads them.
+// For a reader that handles them (a sink that AcceptsConstantVectors(), a sort).
+void AllowConstantTags(Operator* reader);
+
 class ScanOperator final : public Operator {
  public:
   // `spec.series` lists the series to read (in order); spec.columns is filled from `columns`.

@@ -7,8 +7,8 @@ namespace gnomon::query {
 // Constants first (so every rule after sees them), then filters, so that predicates written above a CTE or a subquery reach the table; then
 // projections merge, so that aggregates and sorts see the table's columns directly; then storage
 // takes what it can of the filters, and unread columns go before the fast paths look at what a
-// Get reads. The fast paths replace Get-based shapes; top_n last, where no fast path took the
-// sort's limit.
+// Get reads. The fast paths replace Get-based shapes; a sort a gap fill's order already
+// satisfies goes; top_n last, where no fast path took the sort's limit.
 const std::vector<OptimizerRule>& OptimizerRules() {
   static const std::vector<OptimizerRule> kRules = {
       {"constant_folding", rules::ConstantFolding},
@@ -21,6 +21,7 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"last_point_from_cache", rules::LastPointFromCache},
       {"newest_first_scan", rules::NewestFirstScan},
       {"newest_buckets", rules::NewestBuckets},
+      {"gap_fill_order", rules::GapFillOrder},
       {"top_n", rules::TopN},
   };
   return kRules;

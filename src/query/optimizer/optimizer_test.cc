@@ -266,6 +266,30 @@ TEST_F(OptimizerTest, GapFillKeepsTheBucketAggregate) {
   EXPECT_EQ(rows[12 + 10], (std::vector<std::string>{"2023-06-11T00:10:00Z", "host_1", "109"}));
 }
 
+// A sort by the gap fill's groups and then its bucket is the gap fill's own order, in whatever
+// direction the groups are asked for; by the bucket first it is not, and the sort stays.
+TEST_F(OptimizerTest, GapFillOrderTakesTheSortsPlace) {
+  const std::string head =
+      "SELECT date_bin_gapfill(INTERVAL '1 minute', time) AS m, hostname, max(u) AS u FROM cpu "
+      "WHERE time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T00:12:00Z' AND hostname <> 'host_5' GROUP BY 1, 2 ";
+  Optimized o = Optimize(head + "ORDER BY hostname DESC, m");
+  EXPECT_TRUE(o.Fired("gap_fill_order")) << o.plan;
+  EXPECT_EQ(o.plan.find("Sort"), std::string::npos) << o.plan;
+  Rows rows = Query(head + "ORDER BY hostname DESC, m");
+  ASSERT_EQ(rows.size(), 5u * 12);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"2023-06-11T00:00:00Z", "host_4", "400"}));
+  EXPECT_EQ(rows[11], (std::vector<std::string>{"2023-06-11T00:11:00Z", "host_4", "NULL"}));
+  EXPECT_EQ(rows[59], (std::vector<std::string>{"2023-06-11T00:11:00Z", "host_0", "NULL"}));
+
+  Optimized by_bucket = Optimize(head + "ORDER BY m, hostname");
+  EXPECT_FALSE(by_bucket.Fired("gap_fill_order")) << by_bucket.plan;
+  rows = Query(head + "ORDER BY m, hostname");
+  ASSERT_EQ(rows.size(), 5u * 12);
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"2023-06-11T00:00:00Z", "host_1", "100"}));
+  // Descending buckets are not the gap fill's order either.
+  EXPECT_FALSE(Optimize(head + "ORDER BY hostname, m DESC").Fired("gap_fill_order"));
+}
+
 // Constant subexpressions are computed once; one that cannot be (1 / 0) fails only if it runs.
 TEST_F(OptimizerTest, ConstantsFoldOnce) {
   Optimized o = Optimize("SELECT u FROM cpu WHERE u > 2 * 250 AND time > '2023-06-11T00:09:00Z'::timestamp - INTERVAL '30 seconds'");

@@ -25,6 +25,8 @@ bool LastPointFromCache(LogicalPtr* root);
 bool NewestFirstScan(LogicalPtr* root);
 // ORDER BY bucket DESC LIMIT n over a bucket aggregate: only the newest n buckets.
 bool NewestBuckets(LogicalPtr* root);
+// A sort by a gap fill's groups and then its bucket is the gap fill's own order: the sort goes.
+bool GapFillOrder(LogicalPtr* root);
 // LIMIT over ORDER BY keeps only the first rows while sorting.
 bool TopN(LogicalPtr* root);
 

@@ -3,6 +3,7 @@
 #include "src/query/execution/hash_aggregate_operator.h"
 #include "src/query/execution/last_point_operator.h"
 #include "src/query/execution/merge_join_operator.h"
+#include "src/query/execution/sort_operator.h"
 #include "src/query/execution/window_operator.h"
 #include "src/query/logical/column_refs.h"
 #include "src/query/physical/join_planner.h"
