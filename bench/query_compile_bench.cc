@@ -102,6 +102,26 @@ void CompileInfluxql(benchmark::State& state, const char* influxql) {
   }
 }
 
+// The InfluxQL front end alone: parsed, and compiled to SQL text (schema lookup included).
+void InfluxqlToSql(benchmark::State& state, const char* influxql) {
+  Fixture& f = Shared();
+  storage::Engine* engine = f.engine.get();
+  influxql::CompileContext c;
+  c.database = "db";
+  c.now_ns = 1686528000000000000LL;
+  c.schema = [engine](const std::string& d, const std::string& m) { return server::api::LookUpSchema(*engine, d, m); };
+  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  const bool compile = state.range(0) != 0;
+  for (auto _ : state) {
+    auto statements = influxql::ParseQuery(influxql);
+    if (compile) {
+      auto selects = influxql::CompileSelect(*(*statements)[0].select, c);
+      benchmark::DoNotOptimize(selects);
+    }
+    benchmark::DoNotOptimize(statements);
+  }
+}
+
 constexpr const char* kCpuMaxAll1 =
     "SELECT max(usage_user),max(usage_system),max(usage_idle),max(usage_nice),max(usage_iowait),max(usage_irq),"
     "max(usage_softirq),max(usage_steal),max(usage_guest),max(usage_guest_nice), date_trunc('hour', time) from cpu "
@@ -131,6 +151,7 @@ BENCHMARK_CAPTURE(Compile, cpu_max_all_1, kCpuMaxAll1);
 BENCHMARK_CAPTURE(Compile, single_groupby_1_1_1, kSingleGroupby111);
 BENCHMARK_CAPTURE(Compile, double_groupby_all, kDoubleGroupbyAll);
 BENCHMARK_CAPTURE(Compile, high_cpu_all, kHighCpuAll);
+BENCHMARK_CAPTURE(InfluxqlToSql, single_groupby_1_1_1, kSingleGroupby111Influxql)->Arg(0)->Arg(1);
 BENCHMARK_CAPTURE(CompileInfluxql, single_groupby_1_1_1, kSingleGroupby111Influxql);
 BENCHMARK_CAPTURE(CompileInfluxql, double_groupby_all, kDoubleGroupbyAllInfluxql);
 

@@ -127,10 +127,12 @@ void SortedRows::Sort(const std::vector<SortKey>& keys, int64_t top_n) {
     }
     return a.chunk != b.chunk ? a.chunk < b.chunk : a.row < b.row;  // stable
   };
+  // Input already in order (one series by time, an index-ordered scan) costs one pass.
+  const bool sorted = std::is_sorted(refs_.begin(), refs_.end(), less);
   if (top_n >= 0 && static_cast<size_t>(top_n) < refs_.size()) {
-    std::partial_sort(refs_.begin(), refs_.begin() + top_n, refs_.end(), less);
+    if (!sorted) std::partial_sort(refs_.begin(), refs_.begin() + top_n, refs_.end(), less);
     refs_.resize(top_n);
-  } else {
+  } else if (!sorted) {
     std::sort(refs_.begin(), refs_.end(), less);
   }
 }

@@ -154,6 +154,34 @@ TEST(SortedRowsTest, ValueWithNullsLastThenTime) { ExpectSameOrder({{2}, {1}}); 
 TEST(SortedRowsTest, TopNKeepsTheFirstRows) { ExpectSameOrder({{1}, {0}, {2}}, 17); }
 TEST(SortedRowsTest, NoKeysKeepsInputOrder) { ExpectSameOrder({}); }
 
+// Input already in order (one series, ascending times) is kept as it is, top-n included; a
+// descending key over it still reverses it.
+TEST(SortedRowsTest, OrderedInputStaysOrdered) {
+  for (bool descending : {false, true}) {
+    for (int64_t top_n : {int64_t{-1}, int64_t{10}}) {
+      Chunk chunk;
+      chunk.rows = 100;
+      chunk.columns.resize(1);
+      InitVector(&chunk.columns[0], ValueType::kTimestamp);
+      for (int64_t t = 0; t < 100; ++t) AppendValue(&chunk.columns[0], Value::Timestamp(t));
+      std::vector<Chunk> chunks;
+      chunks.push_back(std::move(chunk));
+      const std::vector<ResultColumn> schema = {{"time", ValueType::kTimestamp}};
+      ChunkSource source(schema, std::move(chunks));
+      ExecutionContext ctx;
+      SortedRows sorted;
+      ASSERT_TRUE(sorted.Load(&source, &ctx).ok());
+      sorted.Sort({{0, descending}}, top_n);
+      Chunk out;
+      sorted.Emit(0, sorted.size(), schema, &out);
+      ASSERT_EQ(out.rows, top_n < 0 ? 100u : 10u);
+      for (size_t i = 0; i < out.rows; ++i) {
+        EXPECT_EQ(out.columns[0].i64[i], descending ? 99 - static_cast<int64_t>(i) : static_cast<int64_t>(i));
+      }
+    }
+  }
+}
+
 TEST(SortedRowsTest, ChunksOfAnotherColumnTypeAreConformed) {
   // The first chunk's value column is all-NULL-typed; the second's is float: both come out as
   // the first chunk's type (the rows of the second become NULL), as DrainAll concatenates them.

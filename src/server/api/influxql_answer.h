@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+#include "src/query/result.h"
+
 namespace gnomon::server::api {
 
 enum class InfluxAnswerFormat : uint8_t { kJson, kChunkedJson, kCsv };
@@ -46,6 +48,10 @@ class InfluxAnswer {
   virtual void String(std::string_view v) = 0;
   virtual void Time(int64_t ns) = 0;
   virtual void EndRow() = 0;
+  // Rows [begin, end) of `chunk` (no constant vectors), the cells of its columns first_column
+  // onward: each row as BeginRow, a cell per column and EndRow write it. JSON renders them in one
+  // pass (RowRenderer's, as /v1/sql's rows).
+  virtual void Rows(const query::ResultChunk& chunk, size_t first_column, size_t begin, size_t end);
   virtual void EndSeries() = 0;
   // The statement failed; what it wrote before stays (a streamed answer cannot take it back).
   virtual void Error(std::string_view message) = 0;

@@ -1,6 +1,7 @@
 // /query answers as JSON: one document, or (chunked=true) one document per piece of a series.
 #include "src/base/time_util.h"
 #include "src/server/api/influxql_answer.h"
+#include "src/server/api/row_renderer.h"
 #include "src/server/http/json_writer.h"
 
 namespace gnomon::server::api {
@@ -56,7 +57,10 @@ class JsonCells : public InfluxAnswer {
 
 class JsonAnswer final : public JsonCells {
  public:
-  explicit JsonAnswer(int64_t divisor) : JsonCells(divisor) { j_.BeginObject().Key("results").BeginArray(); }
+  explicit JsonAnswer(int64_t divisor)
+      : JsonCells(divisor), rows_(ResultFormat::kJson, TimeFormat{divisor, /*truncate=*/true}) {
+    j_.BeginObject().Key("results").BeginArray();
+  }
 
   void BeginStatement(size_t id) override {
     j_.BeginObject().Key("statement_id").UInt(id);
@@ -72,9 +76,14 @@ class JsonAnswer final : public JsonCells {
     values_open_ = false;
   }
   void BeginRow() override {
-    if (!values_open_) j_.Key("values").BeginArray();
-    values_open_ = true;
+    OpenValues();
     JsonCells::BeginRow();
+  }
+  void Rows(const query::ResultChunk& chunk, size_t first_column, size_t begin, size_t end) override {
+    if (begin == end) return;
+    OpenValues();
+    j_.Raw("");  // the ',' before the first row when the array has some
+    rows_.Render(chunk, first_column, begin, end, /*comma_first=*/false, &j_.mutable_str());
   }
   void EndSeries() override {
     if (values_open_) j_.EndArray();
@@ -92,6 +101,10 @@ class JsonAnswer final : public JsonCells {
   void Finish() override { j_.EndArray().EndObject(); }
 
  private:
+  void OpenValues() {
+    if (!values_open_) j_.Key("values").BeginArray();
+    values_open_ = true;
+  }
   // Also a series a failed query left open.
   void CloseSeriesList() {
     if (series_open_) EndSeries();
@@ -99,6 +112,7 @@ class JsonAnswer final : public JsonCells {
     in_series_list_ = false;
   }
 
+  RowRenderer rows_;
   bool in_series_list_ = false;
   bool series_open_ = false;
   bool values_open_ = false;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace gnomon::server::api {
@@ -222,6 +224,60 @@ TEST(InfluxAnswerTest, CsvShowsAFailedStatementAsAnError) {
               Databases(a, 2);
             }),
             "name,tags,name\ndatabases,,db\n\nerror\n\"undefined function bad(), at x\"\n\nname,tags,name\ndatabases,,db\n");
+}
+
+// A chunk's rows handed over whole render exactly as the same cells one by one: every type,
+// NULLs, non-finite floats, strings needing escapes (and invalid UTF-8), times before 1970 in
+// RFC 3339 and in every epoch (Go's division, toward zero), in one series and across two.
+TEST(InfluxAnswerTest, RowsRenderAsTheirCellsDo) {
+  query::ResultChunk chunk;
+  chunk.columns.resize(7);
+  const ValueType types[] = {ValueType::kString, ValueType::kTimestamp, ValueType::kFloat64, ValueType::kInt64,
+                             ValueType::kUInt64, ValueType::kBool, ValueType::kString};
+  for (size_t c = 0; c < 7; ++c) chunk.columns[c].type = types[c];
+  const int64_t times[] = {0, -1'500'000'001, 1'686'441'600'123'456'789, -86'400'000'000'000, 7};
+  const double floats[] = {1.5, std::nan(""), -std::numeric_limits<double>::infinity(), 1e-300, 0.1};
+  const char* strings[] = {"plain", "quote\"back\\slash", "tab\tnl\n", "caf\xc3\xa9 \xff", ""};
+  for (size_t r = 0; r < 5; ++r) {
+    chunk.columns[0].str.push_back(r < 3 ? "a" : "b");  // the series' tag, not rendered
+    chunk.columns[1].i64.push_back(times[r]);
+    chunk.columns[2].f64.push_back(floats[r]);
+    chunk.columns[3].i64.push_back(static_cast<int64_t>(r) * -1'000'000'007);
+    chunk.columns[4].u64.push_back(std::numeric_limits<uint64_t>::max() - r);
+    chunk.columns[5].b.push_back(r % 2);
+    chunk.columns[6].str.push_back(strings[r]);
+  }
+  chunk.columns[3].validity = {1, 0, 1, 1, 0};
+  chunk.columns[6].validity = {1, 1, 1, 1, 0};
+  chunk.rows = 5;
+  const std::vector<std::string> columns = {"time", "f", "i", "u", "b", "s"};
+  for (int64_t divisor : {int64_t{0}, int64_t{1}, int64_t{1000}, int64_t{1'000'000'000}, int64_t{3'600'000'000'000}}) {
+    InfluxAnswerOptions options;
+    options.epoch_divisor = divisor;
+    auto whole = InfluxAnswer::Make(options), cells = InfluxAnswer::Make(options);
+    for (InfluxAnswer* a : {whole.get(), cells.get()}) {
+      a->BeginStatement(0);
+      const std::vector<std::string> host_a = {"a"}, host_b = {"b"};
+      a->BeginSeries(&kCpu, kHostKey, host_a, columns);
+      if (a == whole.get()) {
+        a->Rows(chunk, 1, 0, 1);
+        a->Rows(chunk, 1, 1, 3);
+      } else {
+        a->InfluxAnswer::Rows(chunk, 1, 0, 3);  // the cell-by-cell rendering
+      }
+      a->EndSeries();
+      a->BeginSeries(&kCpu, kHostKey, host_b, columns);
+      if (a == whole.get()) {
+        a->Rows(chunk, 1, 3, 5);
+      } else {
+        a->InfluxAnswer::Rows(chunk, 1, 3, 5);
+      }
+      a->EndSeries();
+      a->EndStatement();
+      a->Finish();
+    }
+    EXPECT_EQ(whole->bytes(), cells->bytes()) << "epoch divisor " << divisor;
+  }
 }
 
 }  // namespace

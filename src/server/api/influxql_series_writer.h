@@ -33,7 +33,6 @@ class SeriesWriter final : public query::ResultSink {
  private:
   void OpenSeries(const std::vector<std::string>& tags);
   void CloseSeries();
-  void WriteCell(const query::ResultVector& v, size_t row);
 
   const query::influxql::CompiledSelect& c_;
   InfluxAnswer* out_;
