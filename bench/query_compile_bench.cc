@@ -53,6 +53,16 @@ Fixture& Shared() {
   return f;
 }
 
+// What /query gives the InfluxQL compiler: the database, now, and the engine's schemas.
+influxql::CompileContext InfluxqlContext(storage::Engine* engine) {
+  influxql::CompileContext c;
+  c.database = "db";
+  c.now_ns = 1686528000000000000LL;
+  c.schema = [engine](const std::string& d, const std::string& m) { return server::api::LookUpSchema(*engine, d, m); };
+  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  return c;
+}
+
 void Compile(benchmark::State& state, const char* sql) {
   Fixture& f = Shared();
   for (auto _ : state) {
@@ -77,13 +87,8 @@ void Parse(benchmark::State& state, const char* sql) {
 // An InfluxQL statement up to the SQL text it compiles to, then that text as Compile() takes it:
 // the front end's cost over the SQL twin's.
 void CompileInfluxql(benchmark::State& state, const char* influxql) {
-  Fixture& f = Shared();
-  storage::Engine* engine = f.engine.get();
-  influxql::CompileContext c;
-  c.database = "db";
-  c.now_ns = 1686528000000000000LL;
-  c.schema = [engine](const std::string& d, const std::string& m) { return server::api::LookUpSchema(*engine, d, m); };
-  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  storage::Engine* engine = Shared().engine.get();
+  const influxql::CompileContext c = InfluxqlContext(engine);
   for (auto _ : state) {
     auto statements = influxql::ParseQuery(influxql);
     auto selects = influxql::CompileSelect(*(*statements)[0].select, c);
@@ -104,13 +109,8 @@ void CompileInfluxql(benchmark::State& state, const char* influxql) {
 
 // The InfluxQL front end alone: parsed, and compiled to SQL text (schema lookup included).
 void InfluxqlToSql(benchmark::State& state, const char* influxql) {
-  Fixture& f = Shared();
-  storage::Engine* engine = f.engine.get();
-  influxql::CompileContext c;
-  c.database = "db";
-  c.now_ns = 1686528000000000000LL;
-  c.schema = [engine](const std::string& d, const std::string& m) { return server::api::LookUpSchema(*engine, d, m); };
-  c.measurements = [engine](const std::string& d) { return engine->ListTables(d); };
+  storage::Engine* engine = Shared().engine.get();
+  const influxql::CompileContext c = InfluxqlContext(engine);
   const bool compile = state.range(0) != 0;
   for (auto _ : state) {
     auto statements = influxql::ParseQuery(influxql);

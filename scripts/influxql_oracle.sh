@@ -24,7 +24,7 @@ command -v "$INFLUXD" >/dev/null || die "no $INFLUXD: install InfluxDB 1.x (apt-
 [ -x "$GNOMON" ] || die "no $GNOMON: run make build first"
 [ -d "$SHARED/tsbs" ] || die "no $SHARED/tsbs (set GNOMON_SHARED_DIR)"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source scripts/influxd_start.sh
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gnomon-oracle.XXXXXX")
 PIDS=()
 cleanup() {
@@ -36,41 +36,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_listening() {  # port pid log
-  for _ in $(seq 1 300); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; die "server exited at start"; }
-    sleep 0.1
-  done
-  die "nothing listened on port $1"
-}
-
-IPORT=$(free_port)
-cat >"$WORK/influxdb.conf" <<EOF
-reporting-disabled = true
-bind-address = "127.0.0.1:$(free_port)"
-[meta]
-  dir = "$WORK/influx/meta"
-[data]
-  dir = "$WORK/influx/data"
-  wal-dir = "$WORK/influx/wal"
-  query-log-enabled = false
-  max-values-per-tag = 0
-[http]
-  bind-address = "127.0.0.1:$IPORT"
-  log-enabled = false
-[monitor]
-  store-enabled = false
-EOF
-"$INFLUXD" -config "$WORK/influxdb.conf" >"$WORK/influxd.log" 2>&1 &
-PIDS+=($!)
-wait_listening "$IPORT" "$!" "$WORK/influxd.log"
+start_influxd "$WORK"
+PIDS+=("$INFLUXD_PID")
 
 GPORT=$(free_port)
 "$GNOMON" server --data-dir "$WORK/gnomon" --http-addr "127.0.0.1:$GPORT" >"$WORK/gnomon.log" 2>&1 &
 PIDS+=($!)
 wait_listening "$GPORT" "$!" "$WORK/gnomon.log"
-INFLUX_URL="http://127.0.0.1:$IPORT"
 GNOMON_URL="http://127.0.0.1:$GPORT"
 log "InfluxDB $INFLUX_URL, Gnomon $GNOMON_URL, work $WORK"
 

@@ -355,6 +355,21 @@ Status Evaluate(const BoundExpr& e, const Chunk& chunk, Vector* out) {
       }
       return Status::OK();
     }
+    case BoundKind::kIsNull: {
+      // Reads only the validity: a column operand is not copied.
+      Vector tmp;
+      const Vector* v = &tmp;
+      if (e.children[0]->kind == BoundKind::kColumn) {
+        v = &chunk.columns[e.children[0]->column];
+      } else {
+        GNOMON_RETURN_IF_ERROR(Evaluate(*e.children[0], chunk, &tmp));
+      }
+      InitVector(out, ValueType::kBool);
+      out->b.resize(n);
+      const bool all_null = v->type == ValueType::kNull;
+      for (size_t i = 0; i < n; ++i) out->b[i] = (all_null || v->IsNull(v->constant ? 0 : i)) != e.negated;
+      return Status::OK();
+    }
     case BoundKind::kCall: {
       TimeBucketFn fn;
       int col;

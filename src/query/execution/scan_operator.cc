@@ -120,32 +120,30 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
   bool OnBatch(const storage::ColumnBatch& batch) override {
     // The operator is going away (the consumer stopped early): end a background scan.
     if (op_.stop_.load(std::memory_order_relaxed)) return false;
+    // per_series_limit counts the rows the scan emits: with a prefilter, those that pass it.
+    const size_t limit = op_.per_series_limit_;
+    if (limit > 0 && series_rows_ >= limit) return false;
     size_t n = batch.rows;
-    if (op_.per_series_limit_ > 0) {
-      if (series_rows_ >= op_.per_series_limit_) return false;
-      n = std::min(n, op_.per_series_limit_ - series_rows_);
-    }
-    series_rows_ += n;
     if (!op_.prefilter_) {
+      if (limit > 0) n = std::min(n, limit - series_rows_);
+      series_rows_ += n;
       Append(batch, n);
-      return op_.per_series_limit_ == 0 || series_rows_ < op_.per_series_limit_;
+      return limit == 0 || series_rows_ < limit;
     }
     // Evaluate the predicate over just the columns it reads; then gather only the selected rows
-    // of every column from the batch, and repeat the series' tag values for them.
-    tmp_.rows = n;
-    for (size_t c : predicate_columns_) {
-      Vector& v = tmp_.columns[c];
-      InitVector(&v, op_.columns_[c].type);
-      if (op_.columns_[c].kind == ScanColumn::Kind::kTime) {
-        v.i64.assign(batch.times, batch.times + n);
-      } else {
-        identity_.resize(n);
-        for (uint32_t i = 0; i < n; ++i) identity_[i] = i;
-        GatherField(batch.columns[field_of_column_[c]], identity_, &v);
-      }
+    // of every column from the batch, and repeat the series' tag values for them. Under a
+    // per-series limit the batch is tried a slice at a time, so that finding the first passing
+    // rows of a series does not evaluate the rest.
+    const size_t slice = limit > 0 ? std::max<size_t>(256, 4 * limit) : n;
+    selection_.clear();
+    for (size_t lo = 0; lo < n && (limit == 0 || series_rows_ + selection_.size() < limit); lo += slice) {
+      const size_t hi = std::min(n, lo + slice);
+      EvaluatePrefilter(batch, lo, hi);
+      if (!status_.ok()) return false;
+      for (uint32_t r : slice_selection_) selection_.push_back(static_cast<uint32_t>(lo) + r);
     }
-    status_ = EvaluateFilter(*op_.prefilter_, tmp_, &selection_);
-    if (!status_.ok()) return false;
+    if (limit > 0 && selection_.size() > limit - series_rows_) selection_.resize(limit - series_rows_);
+    series_rows_ += selection_.size();
     if (selection_.empty()) return true;
     for (size_t c = 0; c < op_.columns_.size(); ++c) {
       const ScanColumn& col = op_.columns_[c];
@@ -167,10 +165,29 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
       }
     }
     out_->rows += selection_.size();
-    return true;
+    return limit == 0 || series_rows_ < limit;
   }
 
   Status status() const { return status_; }
+
+  // The prefilter over rows [lo, hi) of the batch: slice_selection_ holds the passing rows,
+  // relative to lo.
+  void EvaluatePrefilter(const storage::ColumnBatch& batch, size_t lo, size_t hi) {
+    const size_t n = hi - lo;
+    tmp_.rows = n;
+    for (size_t c : predicate_columns_) {
+      Vector& v = tmp_.columns[c];
+      InitVector(&v, op_.columns_[c].type);
+      if (op_.columns_[c].kind == ScanColumn::Kind::kTime) {
+        v.i64.assign(batch.times + lo, batch.times + hi);
+      } else {
+        identity_.resize(n);
+        for (uint32_t i = 0; i < n; ++i) identity_[i] = static_cast<uint32_t>(lo + i);
+        GatherField(batch.columns[field_of_column_[c]], identity_, &v);
+      }
+    }
+    status_ = EvaluateFilter(*op_.prefilter_, tmp_, &slice_selection_);
+  }
 
   // Appends rows [0, n) of `batch` to the output.
   void Append(const storage::ColumnBatch& batch, size_t n) {
@@ -236,6 +253,7 @@ class ScanOperator::Consumer final : public storage::ScanConsumer {
   std::vector<size_t> predicate_columns_;
   std::vector<int> field_of_column_;   // per column: its index in the batch, or -1
   std::vector<uint32_t> selection_;
+  std::vector<uint32_t> slice_selection_;
   std::vector<uint32_t> identity_;
 };
 
@@ -315,7 +333,9 @@ void ScanOperator::SetPrefilter(BoundExprPtr predicate, std::string text) {
 std::string ScanOperator::Describe() const {
   std::string d = "Scan " + table_ + ": " + std::to_string(spec_.series.size()) + " series";
   if (!pushdown_note_.empty()) d += ", " + pushdown_note_;
-  if (per_series_limit_ > 0) d += ", newest " + std::to_string(per_series_limit_) + " rows per series";
+  if (per_series_limit_ > 0) {
+    d += std::string(spec_.newest_first ? ", newest " : ", oldest ") + std::to_string(per_series_limit_) + " rows per series";
+  }
   if (prefilter_) d += ", filter before tags: " + prefilter_text_;
   return d;
 }

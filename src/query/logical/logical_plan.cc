@@ -36,7 +36,9 @@ std::string LogicalGet::Describe() const {
   std::string d = "Get " + table + " [" + Names(schema) + "]";
   if (!pushdown.note.empty()) d += ", " + pushdown.note;
   if (!filters.empty()) d += ", filter: " + Texts(filters);
-  if (per_series_limit > 0) d += ", newest " + std::to_string(per_series_limit) + " rows per series";
+  if (per_series_limit > 0) {
+    d += std::string(newest_first ? ", newest " : ", oldest ") + std::to_string(per_series_limit) + " rows per series";
+  }
   if (last_point) d += ", last point per series";
   return d;
 }

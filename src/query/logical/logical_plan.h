@@ -101,7 +101,8 @@ struct LogicalGet final : LogicalNode {
   std::vector<Predicate> filters;   // conjuncts over `columns` still to evaluate on rows
   StoragePushdown pushdown;
   bool pushdown_done = false;
-  // newest_first_scan: each series newest first, stopping after per_series_limit rows.
+  // time_ordered_scan, one_row_per_series: each series oldest (or newest) first, stopping after
+  // per_series_limit rows that pass the filters.
   size_t per_series_limit = 0;
   bool newest_first = false;
   // last_point_from_cache: the newest row of each series, from the last-value cache.

@@ -4,7 +4,8 @@
 
 namespace gnomon::query {
 
-// Constants first (so every rule after sees them), then filters, so that predicates written above a CTE or a subquery reach the table; then
+// Constants first (so every rule after sees them), and sorts no aggregate above needs go (so
+// that the shapes below them meet); then filters, so that predicates written above a CTE or a subquery reach the table; then
 // projections merge, so that aggregates and sorts see the table's columns directly; then storage
 // takes what it can of the filters, and unread columns go before the fast paths look at what a
 // Get reads. The fast paths replace Get-based shapes; a sort a gap fill's order already
@@ -12,6 +13,7 @@ namespace gnomon::query {
 const std::vector<OptimizerRule>& OptimizerRules() {
   static const std::vector<OptimizerRule> kRules = {
       {"constant_folding", rules::ConstantFolding},
+      {"sort_under_aggregate", rules::SortUnderAggregate},
       {"filter_pushdown", rules::FilterPushdown},
       {"merge_projections", rules::MergeProjections},
       {"storage_pushdown", rules::StoragePushdown},
@@ -19,7 +21,8 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"last_value_cache", rules::LastValueCache},
       {"bucket_aggregate", rules::BucketAggregate},
       {"last_point_from_cache", rules::LastPointFromCache},
-      {"newest_first_scan", rules::NewestFirstScan},
+      {"one_row_per_series", rules::OneRowPerSeries},
+      {"time_ordered_scan", rules::TimeOrderedScan},
       {"newest_buckets", rules::NewestBuckets},
       {"gap_fill_order", rules::GapFillOrder},
       {"top_n", rules::TopN},

@@ -149,20 +149,25 @@ TEST_F(OptimizerTest, NewestBucketsAndTopNTakeTheLimit) {
   EXPECT_EQ(Query(sql), (Rows{{"2023-06-11T00:09:00Z", "109"}, {"2023-06-11T00:08:00Z", "108"}}));
 }
 
-TEST_F(OptimizerTest, NewestFirstScanThroughASubqueryButNotPastAFilter) {
+TEST_F(OptimizerTest, TimeOrderedScanThroughASubqueryAndPastAFieldFilter) {
   const std::string direct = "SELECT time, hostname FROM cpu ORDER BY time DESC, hostname LIMIT 2";
   const std::string nested = "SELECT * FROM (SELECT time, hostname FROM cpu) s ORDER BY time DESC, hostname LIMIT 2";
   for (const std::string& sql : {direct, nested}) {
     Optimized o = Optimize(sql);
-    EXPECT_TRUE(o.Fired("newest_first_scan")) << sql;
-    EXPECT_NE(o.plan.find("newest 2 rows per series"), std::string::npos) << o.plan;
+    EXPECT_TRUE(o.Fired("time_ordered_scan")) << sql;
     EXPECT_EQ(Query(sql), (Rows{{"2023-06-11T00:09:50Z", "host_0"}, {"2023-06-11T00:09:50Z", "host_1"}}));
   }
-  // A row filter makes the newest rows of a series possibly not the ones that pass.
-  Optimized filtered = Optimize("SELECT time, u FROM cpu WHERE u < 5 ORDER BY time DESC LIMIT 1");
-  EXPECT_FALSE(filtered.Fired("newest_first_scan"));
-  EXPECT_EQ(Query("SELECT time, u FROM cpu WHERE u < 5 ORDER BY time DESC LIMIT 1"),
-            (Rows{{"2023-06-11T00:04:50Z", "4"}}));
+  EXPECT_NE(Optimize(direct).plan.find("newest 2 rows per series"), std::string::npos) << Optimize(direct).plan;
+  // A field filter: each series stops at its newest (oldest) rows that pass it.
+  const std::string filtered = "SELECT time, u FROM cpu WHERE u < 5 ORDER BY time DESC LIMIT 1";
+  EXPECT_TRUE(Optimize(filtered).Fired("time_ordered_scan"));
+  EXPECT_EQ(Query(filtered), (Rows{{"2023-06-11T00:04:50Z", "4"}}));
+  const std::string oldest = "SELECT time, u FROM cpu WHERE u >= 105 ORDER BY time, u LIMIT 2";
+  EXPECT_NE(Optimize(oldest).plan.find("oldest 2 rows per series"), std::string::npos) << Optimize(oldest).plan;
+  EXPECT_EQ(Query(oldest), (Rows{{"2023-06-11T00:00:00Z", "200"}, {"2023-06-11T00:00:00Z", "300"}}));
+  // A filter on a tag runs above the scan: the scan cannot count what passes it.
+  EXPECT_FALSE(Optimize("SELECT time, u FROM cpu WHERE u < 5 OR hostname = 'host_3' ORDER BY time DESC LIMIT 1")
+                   .Fired("time_ordered_scan"));
 }
 
 TEST_F(OptimizerTest, LastPointAndLastValuesFromTheCache) {
@@ -288,6 +293,47 @@ TEST_F(OptimizerTest, GapFillOrderTakesTheSortsPlace) {
   EXPECT_EQ(rows[1], (std::vector<std::string>{"2023-06-11T00:00:00Z", "host_1", "100"}));
   // Descending buckets are not the gap fill's order either.
   EXPECT_FALSE(Optimize(head + "ORDER BY hostname, m DESC").Fired("gap_fill_order"));
+}
+
+// A subquery's ORDER BY under an aggregate that ignores order is dropped, and the answer is the
+// same; under first() (ties by arrival) or with a LIMIT it stays.
+TEST_F(OptimizerTest, SortUnderAnOrderInsensitiveAggregateGoes) {
+  const std::string avg =
+      "SELECT region, avg(u) AS a, count(*) AS n, max(f) AS m FROM (SELECT region, hostname, time, u, f FROM cpu "
+      "ORDER BY region, hostname, time) GROUP BY region ORDER BY region";
+  Optimized o = Optimize(avg);
+  EXPECT_TRUE(o.Fired("sort_under_aggregate")) << o.plan;
+  EXPECT_EQ(Query(avg), (Rows{{"eu", "204.5", "180", "33.5"}, {"us", "304.5", "180", "34.5"}}));
+  EXPECT_FALSE(Optimize("SELECT region, first(u) FROM (SELECT region, time, u FROM cpu ORDER BY region, time) "
+                        "GROUP BY region")
+                   .Fired("sort_under_aggregate"));
+  EXPECT_FALSE(Optimize("SELECT avg(u) FROM (SELECT u FROM cpu ORDER BY u LIMIT 10)").Fired("sort_under_aggregate"));
+}
+
+// DISTINCT ON (tags) ... ORDER BY tags, time [DESC] with a field filter reads each series only up
+// to its first passing row in that order (InfluxQL's GROUP BY tags ORDER BY time LIMIT 1); the
+// passing rows lie past the scan's first slices of a series. A filter on a tag leaves it alone.
+TEST_F(OptimizerTest, OneRowPerSeriesStopsAtTheFirstPassingRow) {
+  storage::WriteBatch batch("db");
+  for (int h = 0; h < 2; ++h) {
+    for (int i = 0; i < 1000; ++i) {
+      AddRow(&batch, "mem", TestRow{{{"host", "h" + std::to_string(h)}}, kT0 + i * kSec, {{"u", h * 10000 + i}}, {}, {}});
+    }
+  }
+  ASSERT_TRUE(engine_->Write(batch, {}).ok());
+  const std::string oldest =
+      "SELECT DISTINCT ON (host) host, time, u FROM mem WHERE u % 10000 >= 700 ORDER BY host, time";
+  Optimized o = Optimize(oldest);
+  EXPECT_TRUE(o.Fired("one_row_per_series")) << o.plan;
+  EXPECT_EQ(Query(oldest), (Rows{{"h0", "2023-06-11T00:11:40Z", "700"}, {"h1", "2023-06-11T00:11:40Z", "10700"}}));
+  const std::string newest =
+      "SELECT DISTINCT ON (host) host, time, u FROM mem WHERE u % 10000 < 300 ORDER BY host, time DESC";
+  EXPECT_TRUE(Optimize(newest).Fired("one_row_per_series"));
+  EXPECT_EQ(Query(newest), (Rows{{"h0", "2023-06-11T00:04:59Z", "299"}, {"h1", "2023-06-11T00:04:59Z", "10299"}}));
+  const std::string by_tag =
+      "SELECT DISTINCT ON (host) host, time, u FROM mem WHERE u > 5 OR host = 'h1' ORDER BY host, time";
+  EXPECT_FALSE(Optimize(by_tag).Fired("one_row_per_series"));
+  EXPECT_EQ(Query(by_tag), (Rows{{"h0", "2023-06-11T00:00:06Z", "6"}, {"h1", "2023-06-11T00:00:00Z", "10000"}}));
 }
 
 // Constant subexpressions are computed once; one that cannot be (1 / 0) fails only if it runs.

@@ -25,4 +25,15 @@ struct AggregateOverGet {
 };
 bool MatchAggregateOverUnfilteredGet(LogicalNode* n, AggregateOverGet* out);
 
+// Whether a Get's remaining row filters read a tag column (those run above its scan).
+bool FiltersReadTags(const LogicalGet& get);
+
+// SELECT DISTINCT ON (tags) ... ORDER BY those tags, time [DESC] over a projection of a Get: the
+// first (or, descending, the last) row of each tag group, so of each series.
+struct DistinctOnSeriesByTime {
+  LogicalGet* get = nullptr;
+  bool descending = false;  // the newest row of each group
+};
+bool MatchDistinctOnSeriesByTime(LogicalNode* n, DistinctOnSeriesByTime* out);
+
 }  // namespace gnomon::query::rules

@@ -5,6 +5,9 @@
 
 namespace gnomon::query::rules {
 
+// A sort under an aggregate whose functions ignore input order (through filters and
+// projections) goes.
+bool SortUnderAggregate(LogicalPtr* root);
 // Subexpressions that read no column become constants.
 bool ConstantFolding(LogicalPtr* root);
 // Filters move down through column-only projections, sorts and other filters, into a Get.
@@ -21,8 +24,11 @@ bool LastValueCache(LogicalPtr* root);
 bool BucketAggregate(LogicalPtr* root);
 // DISTINCT ON (tags) ... ORDER BY tags, time DESC: the newest row per series from the cache.
 bool LastPointFromCache(LogicalPtr* root);
-// ORDER BY time DESC LIMIT n over a table: each series newest first, n rows at most.
-bool NewestFirstScan(LogicalPtr* root);
+// DISTINCT ON (tags) ... ORDER BY tags, time [DESC]: each series read in that order, stopping at
+// its first row that passes the filter.
+bool OneRowPerSeries(LogicalPtr* root);
+// ORDER BY time [DESC] LIMIT n over a table: each series in that order, n passing rows at most.
+bool TimeOrderedScan(LogicalPtr* root);
 // ORDER BY bucket DESC LIMIT n over a bucket aggregate: only the newest n buckets.
 bool NewestBuckets(LogicalPtr* root);
 // A sort by a gap fill's groups and then its bucket is the gap fill's own order: the sort goes.

@@ -151,8 +151,9 @@ class PhysicalPlanner {
     for (size_t i = 0; i < used.size(); ++i) uses_tags = uses_tags || (used[i] && get.columns[i].kind == ScanColumn::Kind::kTag);
     std::string text;
     BoundExprPtr pred = Conjunction(&get.filters, &text);
-    // A predicate over times and fields only runs inside the scan, before tags are materialised.
-    if (!uses_tags && get.per_series_limit == 0) {
+    // A predicate over times and fields only runs inside the scan, before tags are materialised
+    // (and before a per-series limit counts rows).
+    if (!uses_tags) {
       scan->SetPrefilter(std::move(pred), text);
       return OperatorPtr(std::move(scan));
     }
