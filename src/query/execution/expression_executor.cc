@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "src/query/execution/vector_expressions.h"
 #include "src/query/function/scalar_functions.h"
 
 namespace gnomon::query {
@@ -355,6 +356,15 @@ Status Evaluate(const BoundExpr& e, const Chunk& chunk, Vector* out) {
       }
       return Status::OK();
     }
+    case BoundKind::kArith:
+      if (TryVectorArith(e, chunk, out)) return Status::OK();
+      break;
+    case BoundKind::kCast:
+      if (TryVectorCast(e, chunk, out)) return Status::OK();
+      break;
+    case BoundKind::kCase:
+      if (TryVectorCase(e, chunk, out)) return Status::OK();
+      break;
     case BoundKind::kIsNull: {
       // Reads only the validity: a column operand is not copied.
       Vector tmp;
