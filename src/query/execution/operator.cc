@@ -88,31 +88,39 @@ void AppendChunk(Chunk* dst, const Chunk& src) {
   dst->rows += src.rows;
 }
 
-Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx) {
-  out->rows = 0;
-  out->columns.clear();
-  out->columns.resize(op->schema().size());
-  for (size_t c = 0; c < op->schema().size(); ++c) InitVector(&out->columns[c], op->schema()[c].type);
+Status ForEachChunk(Operator* op, ExecutionContext* ctx, const std::function<size_t(const Chunk&)>& bytes_per_row,
+                    const std::function<void(Chunk&&)>& take) {
   while (true) {
     GNOMON_RETURN_IF_ERROR(ctx->Check());
     Chunk chunk;
     bool done = false;
     GNOMON_RETURN_IF_ERROR(op->Next(&chunk, &done));
     if (chunk.rows > 0) {
-      GNOMON_RETURN_IF_ERROR(ctx->Reserve(chunk.rows * chunk.columns.size() * 16));
-      bool same_types = out->rows == 0 && chunk.columns.size() == out->columns.size();
-      for (size_t c = 0; same_types && c < chunk.columns.size(); ++c) {
-        same_types = chunk.columns[c].type == out->columns[c].type;
-      }
-      if (same_types) {
-        *out = std::move(chunk);  // the first chunk: taken over, not copied
-      } else {
-        AppendChunk(out, chunk);
-      }
+      GNOMON_RETURN_IF_ERROR(ctx->Reserve(chunk.rows * bytes_per_row(chunk)));
+      take(std::move(chunk));
     }
-    if (done) break;
+    if (done) return Status::OK();
   }
-  return Status::OK();
+}
+
+Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx) {
+  out->rows = 0;
+  out->columns.clear();
+  out->columns.resize(op->schema().size());
+  for (size_t c = 0; c < op->schema().size(); ++c) InitVector(&out->columns[c], op->schema()[c].type);
+  return ForEachChunk(
+      op, ctx, [](const Chunk& chunk) { return chunk.columns.size() * 16; },
+      [out](Chunk&& chunk) {
+        bool same_types = out->rows == 0 && chunk.columns.size() == out->columns.size();
+        for (size_t c = 0; same_types && c < chunk.columns.size(); ++c) {
+          same_types = chunk.columns[c].type == out->columns[c].type;
+        }
+        if (same_types) {
+          *out = std::move(chunk);  // the first chunk: taken over, not copied
+        } else {
+          AppendChunk(out, chunk);
+        }
+      });
 }
 
 }  // namespace gnomon::query

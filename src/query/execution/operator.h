@@ -83,6 +83,11 @@ std::string ExplainTree(const Operator& root, bool analyze);
 
 // Drains an operator into one chunk (for subqueries and tests).
 Status DrainAll(Operator* op, Chunk* out, ExecutionContext* ctx);
+// Pulls op's chunks until it is done, handing each non-empty one to `take` (which may move it),
+// checking the deadline before each pull. Reserves rows * bytes_per_row(chunk) of working memory
+// for each chunk first.
+Status ForEachChunk(Operator* op, ExecutionContext* ctx, const std::function<size_t(const Chunk&)>& bytes_per_row,
+                    const std::function<void(Chunk&&)>& take);
 // Appends every row of src to dst (same column types).
 void AppendChunk(Chunk* dst, const Chunk& src);
 

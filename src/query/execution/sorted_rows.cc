@@ -52,20 +52,22 @@ void Gather(std::vector<Chunk>& chunks, const Refs& refs, size_t c, Member membe
 }  // namespace
 
 Status SortedRows::Load(Operator* input, ExecutionContext* ctx) {
-  while (true) {
-    GNOMON_RETURN_IF_ERROR(ctx->Check());
-    Chunk chunk;
-    bool done = false;
-    GNOMON_RETURN_IF_ERROR(input->Next(&chunk, &done));
-    if (chunk.rows > 0) {
-      GNOMON_RETURN_IF_ERROR(ctx->Reserve(chunk.rows * (chunk.columns.size() * 16 + sizeof(Ref))));
-      if (!chunks_.empty() && !SameTypes(chunk, chunks_.front())) chunk = Conformed(chunk, chunks_.front());
-      const auto id = static_cast<uint32_t>(chunks_.size());
-      for (uint32_t r = 0; r < chunk.rows; ++r) refs_.push_back(Ref{0, id, r});
-      chunks_.push_back(std::move(chunk));
+  GNOMON_RETURN_IF_ERROR(ForEachChunk(
+      input, ctx, [](const Chunk& chunk) { return chunk.columns.size() * 16 + sizeof(Ref); },
+      [this](Chunk&& chunk) {
+        if (!chunks_.empty() && !SameTypes(chunk, chunks_.front())) chunk = Conformed(std::move(chunk), chunks_.front());
+        const auto id = static_cast<uint32_t>(chunks_.size());
+        for (uint32_t r = 0; r < chunk.rows; ++r) refs_.push_back(Ref{0, id, r});
+        chunks_.push_back(std::move(chunk));
+      }));
+  // Which columns hold a NULL anywhere, once, for every Emit.
+  has_validity_.assign(input->schema().size(), false);
+  for (const Chunk& chunk : chunks_) {
+    for (size_t c = 0; c < has_validity_.size() && c < chunk.columns.size(); ++c) {
+      has_validity_[c] = has_validity_[c] || !chunk.columns[c].validity.empty();
     }
-    if (done) return Status::OK();
   }
+  return Status::OK();
 }
 
 bool SortedRows::FirstKeyIsFast(const SortKey& key) const {
@@ -159,9 +161,7 @@ void SortedRows::Emit(size_t begin, size_t end, const std::vector<ResultColumn>&
       case ValueType::kString: Gather(chunks_, refs, c, &Vector::str, to); break;
       case ValueType::kNull: to->validity.assign(refs.size(), 0); continue;
     }
-    const bool any_nulls = std::any_of(chunks_.begin(), chunks_.end(),
-                                       [c](const Chunk& k) { return !k.columns[c].validity.empty(); });
-    if (!any_nulls) continue;
+    if (c >= has_validity_.size() || !has_validity_[c]) continue;
     to->validity.resize(refs.size());
     for (size_t i = 0; i < refs.size(); ++i) {
       const Vector& from = chunks_[refs[i].chunk].columns[c];

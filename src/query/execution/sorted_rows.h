@@ -29,7 +29,7 @@ class SortedRows {
 
  private:
   struct Ref {
-    int64_t key;  // the first sort key's value when fast_key_
+    int64_t key;  // the first sort key's value, when it is an integer or time without NULLs
     uint32_t chunk;
     uint32_t row;
   };
@@ -40,6 +40,7 @@ class SortedRows {
 
   std::vector<Chunk> chunks_;
   std::vector<Ref> refs_;
+  std::vector<bool> has_validity_;  // per column: some chunk has a validity vector (NULLs)
 };
 
 }  // namespace gnomon::query
