@@ -12,9 +12,14 @@
 namespace gnomon::storage {
 
 // Over the non-null values of `rows` values (8-byte patterns; `validity` one byte a row, nullptr:
-// all valid). For strings only the count (values may be nullptr).
+// all valid). For strings only the count (values may be nullptr). A float sum is exact only up
+// to rounding: its additions are not done in row order.
 ColumnStats ComputeStats(ValueType type, const uint64_t* values, const uint8_t* validity, size_t rows);
 // Over rows [begin, begin + rows) of `col`.
 ColumnStats ComputeStats(const ColumnBuffer& col, size_t begin, size_t rows);
+// Adds the statistics `s` of more rows of a column of `type` to *into, as ComputeStats over both
+// sets of rows would have made them (a float sum up to rounding; an int sum stays exact while
+// both are and the total fits). Hour-slice head sums are dropped.
+void MergeColumnStats(ValueType type, const ColumnStats& s, ColumnStats* into);
 
 }  // namespace gnomon::storage

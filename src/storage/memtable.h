@@ -105,10 +105,11 @@ class Memtable {
                   size_t limit = SIZE_MAX, bool keep_page_order = true,
                   const RowFilter* filter = nullptr) const;
   // For a series whose pages can be read in time order (its rows arrived in order, or out of
-  // order in runs whose pages do not overlap): offers each page of its first `limit` rows that
-  // lies wholly in [min_time, max_time] and holds at least kMinStatsPageRows rows to `offer`, as
-  // its time span, rows and the statistics of `columns` (in their order; -1 entries: empty
-  // statistics); then reads the rows in range that no accepted page covered into *out, sorted.
+  // order in runs whose pages do not overlap): offers runs of its first `limit` rows in
+  // [min_time, max_time] to `offer` (pages, or the part of a page in range, of kMinStatsPageRows
+  // rows or more; the runs of one hour slice first as one), as a time span, rows and the
+  // statistics of `columns` (in their order; -1 entries: empty statistics); then reads the rows
+  // in range that no accepted run covered into *out, sorted.
   // Returns false, doing nothing, for a series whose pages overlap (read it with ReadSorted).
   // `can_use` is asked first, before any statistics are computed.
   using PageOffer = std::function<bool(int64_t first_time, int64_t last_time, uint32_t rows,
@@ -119,7 +120,7 @@ class Memtable {
                                const PageFilter& can_use, const PageOffer& offer,
                                SortedSeries* out, const RowFilter* filter = nullptr) const;
   // Smaller pages are read as rows: statistics would cost more than they save.
-  static constexpr uint32_t kMinStatsPageRows = 32;
+  static constexpr uint32_t kMinStatsPageRows = RowPages::kMinStatsPageRows;
 
   // The first `limit` rows of `id` in write order, every column the memtable has, unsorted.
   void ReadWriteOrder(SeriesId id, size_t limit, SeriesBuffer* out) const;
@@ -178,21 +179,45 @@ class Memtable {
     uint64_t edits = 0;
     bool ordered = true;  // false: two pages' spans overlap (only a row sort orders the rows)
     std::vector<OrderedPage> pages;
+    // For a cached order: the merged statistics of runs of whole pages of one hour slice, by
+    // RunKey (pages [first, end) of `pages` and a column), made by the first reader that needs
+    // them, so that later queries read a series' hour as one entry, not page by page. Their
+    // bytes are charged to *charged while the order lives.
+    mutable std::mutex runs_mu;
+    mutable std::unordered_map<uint64_t, ColumnStats> run_stats;  // runs_mu
+    mutable size_t run_bytes = 0;                                  // runs_mu
+    std::atomic<size_t>* charged = nullptr;
+    ~PageOrder();
+    // The key of pages [first, end) and column `c`; false when they do not fit one.
+    static bool RunKey(size_t first, size_t end, ColumnId c, uint64_t* key);
+  };
+  // A cached order a read's pages came from, and where in it they start.
+  struct OrderSource {
+    std::shared_ptr<const PageOrder> order;
+    size_t base = 0;
   };
   // Series with fewer pages walk their chain at each read.
   static constexpr size_t kCachedPageOrderPages = 8;
-  std::shared_ptr<const PageOrder> ComputePageOrder(const SeriesState& st) const;
+  std::shared_ptr<PageOrder> ComputePageOrder(const SeriesState& st) const;
   // The pages holding the first `n` rows of `id` (state `st`) whose spans meet [min_time,
   // max_time], in time order: chain order for a sorted series, else sorted by first time (kept for
   // long chains when `keep`); false when their spans overlap.
   bool PagesInTimeOrder(SeriesId id, const SeriesState& st, size_t n, int64_t min_time, int64_t max_time,
-                        bool keep, std::vector<OrderedPage>* out) const;
+                        bool keep, std::vector<OrderedPage>* out, OrderSource* source = nullptr) const;
   // Appends the rows of `pages` in [min_time, max_time] to *out (columns emptied by the caller);
-  // with `offer`, whole pages of kMinStatsPageRows or more inside the range that `can_use`
-  // accepts are offered as statistics first, and their rows are read only when refused.
+  // with `offer`, runs of kMinStatsPageRows rows or more in range (whole pages, or the part of
+  // a page the range cuts) that `can_use` accepts are offered as statistics first, those of one
+  // hour slice together and then one by one, and their rows are read only when refused.
+  // `source` (pages from a cached order) lets runs of whole pages share merged statistics.
   void ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
                         const std::vector<int>& columns, const PageFilter* can_use,
-                        const PageOffer* offer, const RowFilter* filter, SortedSeries* out) const;
+                        const PageOffer* offer, const RowFilter* filter, SortedSeries* out,
+                        const OrderSource* source = nullptr) const;
+  // Adds the rows in [min_time, max_time] of `p` that `filter` (if any) may pass to *slices
+  // (an unordered page's through *picks, sorted by time), and their times to out->times.
+  void AddRowsInRange(const OrderedPage& p, int64_t min_time, int64_t max_time, const RowFilter* filter,
+                      std::vector<RowPages::PageSlice>* slices, std::vector<uint16_t>* picks,
+                      SortedSeries* out) const;
   // Adds to *slices (and their times to *times) the runs of rows [from, to) of ordered page
   // `page` whose `filter` column may pass; none when the page's statistics show no row can.
   void AddPassingRows(const RowPages::PageView& page, uint32_t from, uint32_t to, const RowFilter& filter,
@@ -211,10 +236,11 @@ class Memtable {
   mutable int64_t below_time_ = INT64_MAX;
   uint64_t edits_ = 0;  // DeleteRows calls that removed rows
   RowCountVersions versions_;
+  // Before the orders: a PageOrder's destructor gives back its run statistics' bytes here.
+  mutable std::atomic<size_t> page_order_bytes_{0};
   mutable std::mutex order_mu_;  // guards orders_ and page_orders_
   mutable std::unordered_map<SeriesId, std::shared_ptr<const TimeOrder>> orders_;
   mutable std::unordered_map<SeriesId, std::shared_ptr<const PageOrder>> page_orders_;  // order_mu_
-  mutable std::atomic<size_t> page_order_bytes_{0};
   int64_t min_time_ = INT64_MAX;
   int64_t max_time_ = INT64_MIN;
   // Scratch of the append path.

@@ -21,8 +21,6 @@ constexpr size_t kStringBlockBytes = 256 * 1024;
 constexpr uint32_t kMaxPageRows = 1024;
 constexpr size_t kHeaderWords = 2;
 
-// The hour slice of `t`, as an index (a slice start would overflow for the earliest times).
-int64_t SliceOf(int64_t t) { return FloorDiv(t, kSliceWidthNs); }
 // How far into its slice `t` is, in [0, kSliceWidthNs).
 int64_t OffsetInSlice(int64_t t) {
   const int64_t rem = t % kSliceWidthNs;
@@ -259,7 +257,10 @@ RowPages::Header* RowPages::StartPage(const PageRow& row, uint32_t rows_before, 
     capacity = std::min(capacity, kMaxPageRows);
   }
   const PageRef ref = NewPage(shape, sparse, capacity);
-  if (page != nullptr) page->next = ref;
+  if (page != nullptr) {
+    page->next = ref;
+    FreezeStats(page);
+  }
   if (*first == kNoPage) *first = ref;
   *last = ref;
   const std::vector<int32_t>& pos = shape_position_[shape];
@@ -412,12 +413,22 @@ RowPages::PageView RowPages::View(PageRef ref) const {
   return PageView{ref, h->next, h->count, low, high, h->unordered != 0, h->shape, h->serial};
 }
 
-ColumnStats RowPages::ComputePageStats(const Header* h, int32_t p, ValueType type) const {
+ColumnStats RowPages::ComputePageStats(const Header* h, int32_t p, ValueType type, uint32_t from,
+                                       uint32_t to) const {
+  to = std::min<uint32_t>(to, h->count);
   const size_t cap = h->capacity;
   const uint64_t* values = reinterpret_cast<const uint64_t*>(h) + kHeaderWords + cap;
   const uint8_t* valid =
-      h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) + p * cap : nullptr;
-  return ComputeStats(type, values + p * cap, valid, h->count);
+      h->sparse ? reinterpret_cast<const uint8_t*>(values + shapes_[h->shape].size() * cap) + p * cap + from
+                : nullptr;
+  return ComputeStats(type, values + p * cap + from, valid, to - from);
+}
+
+ColumnStats RowPages::RunStats(const PageView& view, ColumnId c, ValueType type, uint32_t from, uint32_t to) const {
+  const std::vector<int32_t>& pos = shape_position_[view.shape];
+  const int32_t p = c < pos.size() ? pos[c] : -1;
+  if (p < 0) return ColumnStats{};
+  return ComputePageStats(HeaderAt(view.ref), p, type, from, to);
 }
 
 RowPages::FrozenStats* RowPages::FrozenStats::Make(size_t columns) {
@@ -447,14 +458,37 @@ std::atomic<RowPages::FrozenStats*>& RowPages::StatsSlotLocked(uint32_t serial) 
   return chunk[serial & ((1u << kStatsChunkBits) - 1)];
 }
 
-void RowPages::PrefetchStats(const PageView& view, int step) const {
-  std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
-  if (slot == nullptr) return;
-  if (step == 0) {
-    __builtin_prefetch(slot);
-  } else if (const FrozenStats* f = slot->load(std::memory_order_relaxed)) {
-    __builtin_prefetch(f);
-    __builtin_prefetch(reinterpret_cast<const char*>(f) + 64);
+RowPages::PageView RowPages::WithFrozenStats(PageView view) const {
+  if (view.next == kNoPage) return view;
+  const std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
+  view.frozen = slot == nullptr ? nullptr : slot->load(std::memory_order_acquire);
+  return view;
+}
+
+void RowPages::PrefetchStats(const PageView& view, int step, std::span<const int> columns) const {
+  const FrozenStats* f = view.frozen;
+  if (f == nullptr) {
+    std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
+    if (slot == nullptr) return;
+    if (step == 0) {
+      __builtin_prefetch(slot);
+      return;
+    }
+    f = slot->load(std::memory_order_relaxed);
+  } else if (step == 0) {
+    return;
+  }
+  if (f == nullptr) return;
+  __builtin_prefetch(f);  // its ready bits
+  const std::vector<int32_t>& pos = shape_position_[view.shape];
+  for (int c : columns) {
+    // (No look at f->size: the page's shape has position p, and reading f here would wait.)
+    const int32_t p = c >= 0 && static_cast<size_t>(c) < pos.size() ? pos[c] : -1;
+    if (p < 0) continue;
+    // A statistics entry (72 bytes) may straddle two cache lines.
+    const char* at = reinterpret_cast<const char*>(&f->stats[p]);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + sizeof(ColumnStats) - 1);
   }
 }
 
@@ -465,8 +499,11 @@ ColumnStats RowPages::PageStats(const PageView& view, ColumnId c, ValueType type
   if (view.next != kNoPage && shapes_[view.shape].size() <= 64) {
     // A page that takes no more rows: its statistics, once made, are read without a lock and
     // without touching the page.
-    const std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
-    const FrozenStats* f = slot == nullptr ? nullptr : slot->load(std::memory_order_acquire);
+    const FrozenStats* f = view.frozen;
+    if (f == nullptr) {
+      const std::atomic<FrozenStats*>* slot = StatsSlot(view.serial);
+      f = slot == nullptr ? nullptr : slot->load(std::memory_order_acquire);
+    }
     if (f != nullptr && (f->ready.load(std::memory_order_acquire) >> p & 1)) return f->stats[p];
     return MakeFrozenStats(HeaderAt(view.ref), p, type);
   }
@@ -488,6 +525,27 @@ ColumnStats RowPages::MakeFrozenStats(const Header* h, int32_t p, ValueType type
     made->ready.fetch_or(uint64_t{1} << p, std::memory_order_release);
   }
   return made->stats[p];
+}
+
+void RowPages::FreezeStats(const Header* h) {
+  const std::vector<ColumnId>& shape = shapes_[h->shape];
+  if (h->count < kMinStatsPageRows || shape.size() > 64) return;
+  std::lock_guard lock(stats_mu_);
+  std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
+  FrozenStats* made = slot.load(std::memory_order_relaxed);
+  if (made == nullptr) {
+    made = FrozenStats::Make(shape.size());
+    stats_bytes_.fetch_add(sizeof(FrozenStats) + shape.size() * sizeof(ColumnStats), std::memory_order_relaxed);
+  }
+  uint64_t ready = made->ready.load(std::memory_order_relaxed);
+  for (size_t p = 0; p < shape.size(); ++p) {
+    const ValueType type = ColumnType(shape[p]);
+    if (ready >> p & 1 || type == ValueType::kNull) continue;
+    made->stats[p] = ComputePageStats(h, static_cast<int32_t>(p), type);
+    ready |= uint64_t{1} << p;
+  }
+  made->ready.store(ready, std::memory_order_release);
+  slot.store(made, std::memory_order_release);
 }
 
 ColumnStats RowPages::LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const {

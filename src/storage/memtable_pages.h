@@ -117,6 +117,7 @@ class RowPages {
                           ColumnBuffer* out) const;
 
   // One page of a chain, as a reader walks it.
+  struct FrozenStats;
   struct PageView {
     PageRef ref;
     PageRef next;
@@ -126,17 +127,28 @@ class RowPages {
     bool unordered;      // rows not in time order
     uint32_t shape;
     uint32_t serial;
+    // Its frozen statistics, when the view was taken by WithFrozenStats and they were made:
+    // a reader holding many views (a cached page order) then skips the slot look-up.
+    const FrozenStats* frozen = nullptr;
   };
   PageView View(PageRef ref) const;
+  // `view` with `frozen` set if its page takes no more rows and its statistics are made.
+  PageView WithFrozenStats(PageView view) const;
   // Statistics of column `c` (of type `type`) over the rows of the page `view` was taken of
   // (while it still had view.count rows), cached: a page that takes no more rows (another
   // follows it) is then answered from the view alone, without touching the page; a chain's last
   // page, which still grows, from a cache checked against its row count.
   ColumnStats PageStats(const PageView& view, ColumnId c, ValueType type) const;
+  // Statistics of column `c` over rows [from, to) of the page `view` was taken of, made anew.
+  ColumnStats RunStats(const PageView& view, ColumnId c, ValueType type, uint32_t from, uint32_t to) const;
+  // Pages of fewer rows are never asked for statistics (a reader reads their rows: statistics
+  // would cost more than they save); a page of this many rows or more has its statistics made
+  // when it takes its last row, so the first aggregate over fresh data finds them ready.
+  static constexpr uint32_t kMinStatsPageRows = 32;
 
-  // Cache hints for PageStats of `view`, issued a few pages ahead: step 0 its frozen statistics'
-  // slot, step 1 (the slot fetched) the statistics.
-  void PrefetchStats(const PageView& view, int step) const;
+  // Cache hints for PageStats of `view` and `columns` (ids; -1 entries skipped), issued a few
+  // pages ahead: step 0 its frozen statistics' slot, step 1 (the slot fetched) the statistics.
+  void PrefetchStats(const PageView& view, int step, std::span<const int> columns) const;
   // Cache hints for an append to the chain ending at `last`: its header, then its free slots.
   void PrefetchHeader(PageRef last) const;
   void PrefetchTail(PageRef last) const;
@@ -173,11 +185,16 @@ class RowPages {
   // Appends rows `picks` of page `h` of column `c` to *out, in that order.
   void AppendPageColumnPicks(const Header* h, ColumnId c, std::span<const uint16_t> picks,
                              ColumnBuffer* out) const;
-  // Statistics of the column at position `p` of page `h`'s shape.
-  ColumnStats ComputePageStats(const Header* h, int32_t p, ValueType type) const;
+  // Statistics of the column at position `p` of page `h`'s shape, over rows [from, to) (all of
+  // the page's rows by default).
+  ColumnStats ComputePageStats(const Header* h, int32_t p, ValueType type, uint32_t from = 0,
+                               uint32_t to = UINT32_MAX) const;
   // PageStats' slow paths: a page that takes no more rows (made once, under stats_mu_), and a
   // chain's last page (the count-checked map).
   ColumnStats MakeFrozenStats(const Header* h, int32_t p, ValueType type) const;
+  // Makes the frozen statistics of every typed column of page `h`, which has just taken its
+  // last row (a page now follows it), if it holds kMinStatsPageRows rows or more. Writers only.
+  void FreezeStats(const Header* h);
   ColumnStats LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const;
   // Starts a page for `row` after `page` (nullptr: the chain's first), sized as Append says, and
   // fills slot_of with the row's value positions in it.
@@ -214,6 +231,7 @@ class RowPages {
   // statistics per column of their shape, made once and then read without a lock; indexed by
   // Header::serial. Entries are added by writers only (NewPage), so readers, who share the
   // memtable with no writer, see a deque that does not change under them.
+ public:
   struct FrozenStats {
     std::atomic<uint64_t> ready{0};  // bit p: stats[p] is set
     uint32_t size = 0;
@@ -221,6 +239,8 @@ class RowPages {
     static FrozenStats* Make(size_t columns);
     static void Free(FrozenStats* f);
   };
+
+ private:
   // In chunks of kStatsChunk slots, each made when a reader first needs one of its pages (most
   // pages are never asked: at ten million series a slot per page would cost 8 bytes a row); the
   // chunk directory grows with the pages (writers) and is read by readers.
@@ -243,5 +263,27 @@ class RowPages {
   std::vector<int32_t> scratch_slots_;
   size_t bytes_ = 0;
 };
+
+// Fills columns `columns` of *out (emptied by the caller) by `gather(column id, buffer)`, which
+// returns whether any page read has the column: a column no page has stays absent (kNull), as
+// in a segment.
+template <typename Gather>
+inline void GatherEachColumn(const RowPages& pages, const std::vector<int>& columns, std::vector<ColumnBuffer>* out,
+                      Gather gather) {
+  int max_col = -1;
+  for (int c : columns) max_col = std::max(max_col, c);
+  if (out->size() < static_cast<size_t>(max_col + 1)) out->resize(max_col + 1);
+  for (int c : columns) {
+    if (c < 0) continue;
+    ColumnBuffer& dst = (*out)[c];
+    dst.type = pages.ColumnType(static_cast<ColumnId>(c));
+    if (dst.type == ValueType::kNull) continue;
+    if (!gather(static_cast<ColumnId>(c), &dst)) {
+      ClearToAbsent(&dst);
+      continue;
+    }
+    if (dst.null_count == 0) dst.validity.clear();
+  }
+}
 
 }  // namespace gnomon::storage

@@ -611,6 +611,16 @@ struct OneIntField {
     ok = schema.AddField("v", ValueType::kInt64, &v).ok() && batch.FindOrAddField("v", ValueType::kInt64, &f);
     s = batch.AddSeries({{"host", "h"}});
   }
+  // Adds rows 0..n-1 to the batch, row i at i * 10 s with value i; returns their indices.
+  std::vector<uint32_t> AddRowsEvery10s(int n) {
+    std::vector<uint32_t> rows;
+    for (int i = 0; i < n; ++i) {
+      batch.BeginRow(s, i * 10 * int64_t{1000000000}, 1);
+      batch.AddInt(f, i);
+      rows.push_back(static_cast<uint32_t>(i));
+    }
+    return rows;
+  }
 };
 
 // Pages hold one hour each, so a sorted series can offer whole pages' statistics in place of
@@ -621,12 +631,7 @@ TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
   auto& [schema, v, batch, f, s, ok] = setting;
   constexpr int64_t kSec = 1000000000;
   constexpr int kRows = 3 * 360;  // three hours at 10 s
-  std::vector<uint32_t> rows;
-  for (int i = 0; i < kRows; ++i) {
-    batch.BeginRow(s, i * 10 * kSec, 1);
-    batch.AddInt(f, i);
-    rows.push_back(static_cast<uint32_t>(i));
-  }
+  const std::vector<uint32_t> rows = setting.AddRowsEvery10s(kRows);
   Memtable mem;
   // Several appends, as batches arrive: pages of growing size, cut at each hour.
   for (size_t begin = 0; begin < rows.size(); begin += 100) {
@@ -682,6 +687,86 @@ TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
   mem.AppendRows(0, batch, late, {v}, schema);
   EXPECT_FALSE(mem.ReadSortedOfferingPages(0, INT64_MIN, INT64_MAX, {static_cast<int>(v)}, SIZE_MAX,
                                            can_use, offer, &out));
+}
+
+// A series left several pages an hour (writers' batches applied out of turn) offers each hour's
+// runs as one block
+// first, the parts of pages a range cuts included; a consumer refusing the merged block gets the
+// runs one by one; and every row in range is in exactly one taken block or returned as a row.
+TEST(MemtablePageStatsTest, RunsOfOneHourAreOfferedTogetherThenOneByOne) {
+  OneIntField setting;
+  ASSERT_TRUE(setting.ok);
+  auto& [schema, v, batch, f, s, ok] = setting;
+  constexpr int64_t kSec = 1000000000;
+  constexpr int kRows = 4 * 360;
+  const std::vector<uint32_t> rows = setting.AddRowsEvery10s(kRows);
+  Memtable mem;
+  // Chunks of 60 rows applied as 1, 0, 3, 2, ...: each gets a page of its own.
+  for (size_t begin = 0; begin < rows.size(); begin += 120) {
+    for (const size_t at : {begin + 60, begin}) {
+      mem.AppendRows(0, batch, std::span(rows).subspan(at, 60), {v}, schema);
+    }
+  }
+  const int64_t hour = 3600 * kSec;
+  // From row 220 to row kRows - 151: the first and last hours are cut, 20 and 30 rows into a
+  // page (too few to be offered alone, taken as part of their hour's block).
+  const int64_t from = 220 * 10 * kSec, to = (kRows - 150) * 10 * kSec - 1;
+  struct Block {
+    int64_t first, last;
+    uint32_t rows;
+  };
+  // The consumer takes blocks of up to `most` rows; the third read finds the merged blocks the
+  // first made, kept with the series' page order, and must see the same statistics.
+  const size_t bytes_before = mem.ApproximateBytes();
+  for (const uint32_t most : {UINT32_MAX, 100u, UINT32_MAX}) {
+    std::vector<Block> taken;
+    auto can_use = [&](int64_t first, int64_t last) { return first / hour == last / hour; };
+    auto offer = [&](int64_t first, int64_t last, uint32_t n, const std::vector<ColumnStats>& stats) {
+      if (n > most) return false;
+      const int64_t a = first / (10 * kSec), b = last / (10 * kSec);
+      EXPECT_EQ(n, static_cast<uint32_t>(b - a + 1));
+      EXPECT_EQ(stats[0].count, n);
+      EXPECT_EQ(stats[0].imin, a);
+      EXPECT_EQ(stats[0].imax, b);
+      EXPECT_TRUE(stats[0].isum_exact);
+      EXPECT_EQ(stats[0].isum, (a + b) * (b - a + 1) / 2);
+      EXPECT_TRUE(taken.empty() || taken.back().last < first) << "blocks offered out of time order";
+      taken.push_back({first, last, n});
+      return true;
+    };
+    SortedSeries out;
+    ASSERT_TRUE(mem.ReadSortedOfferingPages(0, from, to, {static_cast<int>(v)}, SIZE_MAX, can_use, offer, &out));
+    if (most == UINT32_MAX) {
+      EXPECT_GT(mem.ApproximateBytes(), bytes_before) << "kept statistics are not counted";
+      // One block an hour, the cut hours from and to the range's ends.
+      ASSERT_EQ(taken.size(), 4u);
+      EXPECT_EQ(taken.front().first, from);
+      EXPECT_EQ(taken.back().last, (kRows - 151) * 10 * kSec);
+      EXPECT_EQ(taken[1].rows, 360u);
+      EXPECT_TRUE(out.times.empty());
+    } else {
+      EXPECT_EQ(taken.size(), 17u);  // the whole pages of 60 rows in range; the cut ones as rows
+      EXPECT_EQ(out.times.size(), 50u);
+    }
+    std::vector<int64_t> rest;
+    uint64_t in_blocks = 0;
+    for (int i = 0; i < kRows; ++i) {
+      const int64_t t = i * 10 * kSec;
+      if (t < from || t > to) continue;
+      bool in = false;
+      for (const Block& b : taken) in |= t >= b.first && t <= b.last;
+      in_blocks += in;
+      if (!in) rest.push_back(t);
+    }
+    uint64_t offered = 0;
+    for (const Block& b : taken) offered += b.rows;
+    EXPECT_EQ(offered, in_blocks) << "blocks overlap";
+    EXPECT_EQ(out.times, rest);
+    if (rest.empty()) continue;  // nothing gathered: the columns are not filled
+    ASSERT_GT(out.columns.size(), v);
+    ASSERT_EQ(out.columns[v].bits.size(), rest.size());
+    for (size_t i = 0; i < rest.size(); ++i) EXPECT_EQ(static_cast<int64_t>(out.columns[v].bits[i]), rest[i] / (10 * kSec));
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/time_util.h"
 #include "src/base/value_type.h"
 #include "src/storage/scan.h"
 #include "src/storage/series_table.h"
@@ -27,6 +28,8 @@ constexpr uint32_t kOldestReadableSegmentVersion = 2;
 // epoch): an aggregate over hourly (or coarser) buckets reads them instead of decoding a large
 // group that crosses bucket boundaries.
 constexpr int64_t kSliceWidthNs = 3600LL * 1000000000;
+// The hour slice of `t`, as an index (a slice start would overflow for the earliest times).
+inline int64_t SliceOf(int64_t t) { return FloorDiv(t, kSliceWidthNs); }
 // Rows per row group of a series: every column of a series is cut at the same row boundaries, so
 // one group's statistics describe the same rows for all columns. Integer columns have seek points
 // at the group's hour slices, so a larger group costs partial reads little; each group costs a
