@@ -39,15 +39,20 @@ struct Fixture {
     options.data_dir = dir;
     options.background_work = false;
     engine = std::move(storage::Engine::Open(options)).value();
-    for (int part = 0; part < 2; ++part) {  // one batch flushed into a segment, one left in memory
+    // Rows 0-29 of each series flushed into a segment; rows 30-349 left in memory, written as
+    // eight batches of 40 applied out of turn (1, 0, 3, 2, ...), which leaves each series eight
+    // pages in one hour: the memtable's page statistics, merged hours and kept page orders.
+    for (int part = 0; part < 9; ++part) {
+      const int chunk = part == 0 ? 0 : part % 2 == 1 ? part : part - 2;  // 1, 0, 3, 2, ...
+      const int first = part == 0 ? 0 : 30 + chunk * 40, rows = part == 0 ? 30 : 40;
       storage::WriteBatch batch("db");
       storage::TableBatch* t = batch.Table("cpu");
       for (int h = 0; h < 4; ++h) {
         storage::TagSet tags = {{"hostname", "host_" + std::to_string(h)}};
         if (h % 2 == 0) tags.push_back({"region", h == 0 ? "eu" : "us"});
         const uint32_t sid = t->AddSeries(tags);
-        for (int i = 0; i < 30; ++i) {
-          t->BeginRow(sid, 1686441600000000000LL + (part * 30 + i) * 10000000000LL, 1);
+        for (int i = first; i < first + rows; ++i) {
+          t->BeginRow(sid, 1686441600000000000LL + i * 10000000000LL, 1);
           uint32_t f;
           t->FindOrAddField("u", ValueType::kInt64, &f);
           t->AddInt(f, h * 100 + i - 7);
