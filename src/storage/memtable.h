@@ -188,6 +188,13 @@ class Memtable {
     mutable size_t run_bytes = 0;                                  // runs_mu
     std::atomic<size_t>* charged = nullptr;
     ~PageOrder();
+    // The kept statistics of pages [first, end) for `columns` (ids; -1 entries skipped) into
+    // (*into)[k], with (*found)[k] set for each one kept.
+    void FindRun(size_t first, size_t end, const std::vector<int>& columns, std::vector<ColumnStats>* into,
+                 std::vector<uint8_t>* found) const;
+    // Keeps stats[k] as pages [first, end)'s statistics of columns[k], where found[k] is unset.
+    void KeepRun(size_t first, size_t end, const std::vector<int>& columns, const std::vector<ColumnStats>& stats,
+                 const std::vector<uint8_t>& found) const;
     // The key of pages [first, end) and column `c`; false when they do not fit one.
     static bool RunKey(size_t first, size_t end, ColumnId c, uint64_t* key);
   };
@@ -213,6 +220,8 @@ class Memtable {
                         const std::vector<int>& columns, const PageFilter* can_use,
                         const PageOffer* offer, const RowFilter* filter, SortedSeries* out,
                         const OrderSource* source = nullptr) const;
+  // ReadOrderedPages' runs of pages offered as statistics (memtable_ordered_read.cc).
+  class RunOffers;
   // Adds the rows in [min_time, max_time] of `p` that `filter` (if any) may pass to *slices
   // (an unordered page's through *picks, sorted by time), and their times to out->times.
   void AddRowsInRange(const OrderedPage& p, int64_t min_time, int64_t max_time, const RowFilter* filter,

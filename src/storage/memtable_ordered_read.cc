@@ -1,6 +1,7 @@
 // Memtable reads of a series whose pages can be put in time order: the page order (cached for
 // long chains), the rows in a time range page by page, and statistics offered in place of rows.
 #include <algorithm>
+#include <utility>
 
 #include "src/storage/column_stats.h"
 #include "src/storage/memtable.h"
@@ -18,6 +19,34 @@ bool Memtable::PageOrder::RunKey(size_t first, size_t end, ColumnId c, uint64_t*
   if (first >= (size_t{1} << 20) || end - first >= (size_t{1} << 16) || c >= (ColumnId{1} << 28)) return false;
   *key = (static_cast<uint64_t>(first) << 44) | (static_cast<uint64_t>(end - first) << 28) | c;
   return true;
+}
+
+void Memtable::PageOrder::FindRun(size_t first, size_t end, const std::vector<int>& columns,
+                                  std::vector<ColumnStats>* into, std::vector<uint8_t>* found) const {
+  std::lock_guard lock(runs_mu);
+  for (size_t k = 0; k < columns.size(); ++k) {
+    uint64_t key;
+    if (columns[k] < 0 || !RunKey(first, end, static_cast<ColumnId>(columns[k]), &key)) continue;
+    auto it = run_stats.find(key);
+    if (it == run_stats.end()) continue;
+    (*into)[k] = it->second;
+    (*found)[k] = 1;
+  }
+}
+
+void Memtable::PageOrder::KeepRun(size_t first, size_t end, const std::vector<int>& columns,
+                                  const std::vector<ColumnStats>& stats, const std::vector<uint8_t>& found) const {
+  std::lock_guard lock(runs_mu);
+  for (size_t k = 0; k < columns.size(); ++k) {
+    uint64_t key;
+    if (found[k] || columns[k] < 0 || !RunKey(first, end, static_cast<ColumnId>(columns[k]), &key)) continue;
+    if (run_stats.emplace(key, stats[k]).second) {
+      // A node of the map (key, value, next pointer, hash) and its allocation.
+      constexpr size_t kEntryBytes = sizeof(ColumnStats) + 48;
+      run_bytes += kEntryBytes;
+      charged->fetch_add(kEntryBytes, std::memory_order_relaxed);
+    }
+  }
 }
 
 std::shared_ptr<Memtable::PageOrder> Memtable::ComputePageOrder(const SeriesState& st) const {
@@ -132,19 +161,132 @@ void Memtable::AddPassingRows(const RowPages::PageView& page, uint32_t from, uin
 
 namespace {
 
-// Rows [from, to) of pages[page] (all of a page that lies in range when `whole`), which may be
-// offered as statistics in place of their rows: alone only when not `small` (fewer than
-// kMinStatsPageRows rows, whose statistics would cost more than they save), else only as part
-// of its hour's merged block.
-struct StatsRun {
-  size_t page;
-  uint32_t from, to;
-  bool whole;
-  bool small;
-  int64_t first_time, last_time;
-};
+// Rows [from, to) of a page's first `rows` times `t` (ascending) that lie in [min_time, max_time].
+std::pair<uint32_t, uint32_t> RowsInRange(const int64_t* t, uint32_t rows, int64_t min_time, int64_t max_time) {
+  const auto from = static_cast<uint32_t>(std::lower_bound(t, t + rows, min_time) - t);
+  const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + rows, max_time) - t);
+  return {from, to};
+}
 
 }  // namespace
+
+// The runs of a read's pages that may stand as statistics, and their offers: a page whole, or
+// the part of it the range cuts; those of one hour slice first as one merged block (concurrent
+// writers leave a series several pages an hour, and each offer costs the consumer a look-up),
+// kept with a cached page order, then one by one.
+class Memtable::RunOffers {
+ public:
+  // Rows [from, to) of pages[page] (all of a page that lies in range when `whole`): offered
+  // alone only when not `small` (fewer than kMinStatsPageRows rows, whose statistics would cost
+  // more than they save), else only as part of its hour's merged block.
+  struct Run {
+    size_t page;
+    uint32_t from, to;
+    bool whole;
+    bool small;
+    int64_t first_time, last_time;
+  };
+
+  RunOffers(const RowPages& store, std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
+            const std::vector<int>& columns, const PageFilter& can_use, const PageOffer& offer,
+            const OrderSource* source)
+      : store_(store), pages_(pages), min_time_(min_time), max_time_(max_time), columns_(columns),
+        can_use_(can_use), offer_(offer), source_(source), stats_(columns.size()), merged_(columns.size()) {}
+
+  // The run of pages[i] (in range) that may stand as statistics; false when none may (an
+  // unordered page cut by the range: its rows in range are not one run).
+  bool RunOf(size_t i, Run* run) const {
+    const OrderedPage& p = pages_[i];
+    const RowPages::PageView& page = p.view;
+    if (p.rows == page.count && page.first_time >= min_time_ && page.last_time <= max_time_) {
+      *run = {i, 0, p.rows, true, p.rows < kMinStatsPageRows, page.first_time, page.last_time};
+      return true;
+    }
+    if (page.unordered) return false;
+    const int64_t* t = store_.Times(page.ref);
+    const auto [from, to] = RowsInRange(t, p.rows, min_time_, max_time_);
+    if (from == to) return false;
+    *run = {i, from, to, false, to - from < kMinStatsPageRows, t[from], t[to - 1]};
+    return true;
+  }
+
+  // Offers `group` (runs of one hour slice, in time order, at most 64): merged, then one by
+  // one. Bit k of the result: group[k] was taken.
+  uint64_t OfferGroup(const std::vector<Run>& group) {
+    const uint64_t all = group.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << group.size()) - 1;
+    uint32_t rows = 0;
+    for (const Run& run : group) rows += run.to - run.from;
+    if (group.size() > 1 && rows >= kMinStatsPageRows && can_use_(group.front().first_time, group.back().last_time)) {
+      MergeGroup(group);
+      if (offer_(group.front().first_time, group.back().last_time, rows, merged_)) return all;
+    }
+    uint64_t taken = 0;
+    for (size_t k = 0; k < group.size(); ++k) {
+      if (!group[k].small && OfferRun(group[k])) taken |= uint64_t{1} << k;
+    }
+    return taken;
+  }
+
+ private:
+  void StatsOf(const Run& run, std::vector<ColumnStats>* into) const {
+    const RowPages::PageView& page = pages_[run.page].view;
+    for (size_t k = 0; k < columns_.size(); ++k) {
+      const int c = columns_[k];
+      const ValueType type = c >= 0 ? store_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
+      if (type == ValueType::kNull) {
+        (*into)[k] = ColumnStats{};
+      } else if (run.whole && !run.small) {
+        // (A small page's statistics are made each time: kept, they would cost more than its rows.)
+        (*into)[k] = store_.PageStats(page, static_cast<ColumnId>(c), type);
+      } else {
+        (*into)[k] = store_.RunStats(page, static_cast<ColumnId>(c), type, run.from, run.to);
+      }
+    }
+  }
+
+  bool OfferRun(const Run& run) {
+    if (!can_use_(run.first_time, run.last_time)) return false;
+    StatsOf(run, &stats_);
+    return offer_(run.first_time, run.last_time, run.to - run.from, stats_);
+  }
+
+  // merged_ = the group's runs' statistics merged, from the cached order's entries where the
+  // group is whole pages (made and kept there the first time).
+  void MergeGroup(const std::vector<Run>& group) {
+    bool whole = source_ != nullptr && source_->order != nullptr;
+    for (const Run& run : group) whole &= run.whole;
+    const PageOrder* order = whole ? source_->order.get() : nullptr;
+    const size_t first = order != nullptr ? source_->base + group.front().page : 0;
+    const size_t end = order != nullptr ? source_->base + group.back().page + 1 : 0;
+    std::vector<uint8_t> found(columns_.size(), 0);
+    if (order != nullptr) order->FindRun(first, end, columns_, &merged_, &found);
+    if (std::find(found.begin(), found.end(), 0) == found.end()) return;
+    for (size_t g = 0; g < group.size(); ++g) {
+      StatsOf(group[g], &stats_);
+      for (size_t k = 0; k < columns_.size(); ++k) {
+        if (found[k]) continue;
+        const int c = columns_[k];
+        const ValueType type = c >= 0 ? store_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
+        if (g == 0) {
+          merged_[k] = stats_[k];
+        } else {
+          MergeColumnStats(type, stats_[k], &merged_[k]);
+        }
+      }
+    }
+    if (order != nullptr) order->KeepRun(first, end, columns_, merged_, found);
+  }
+
+  const RowPages& store_;
+  std::span<const OrderedPage> pages_;
+  const int64_t min_time_, max_time_;
+  const std::vector<int>& columns_;
+  const PageFilter& can_use_;
+  const PageOffer& offer_;
+  const OrderSource* source_;
+  std::vector<ColumnStats> stats_;   // one run's
+  std::vector<ColumnStats> merged_;  // a group's
+};
 
 void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_time, int64_t max_time,
                                 const std::vector<int>& columns, const PageFilter* can_use,
@@ -152,149 +294,56 @@ void Memtable::ReadOrderedPages(std::span<const OrderedPage> pages, int64_t min_
                                 const OrderSource* source) const {
   thread_local std::vector<RowPages::PageSlice> slices;
   thread_local std::vector<uint16_t> picks;  // rows of unordered pages, by time
-  thread_local std::vector<StatsRun> group;
+  thread_local std::vector<RunOffers::Run> group;
   slices.clear();
   picks.clear();
-  std::vector<ColumnStats> stats(offer != nullptr ? columns.size() : 0);
-  std::vector<ColumnStats> merged(stats.size());
   auto in_range = [&](const RowPages::PageView& page) {
     return page.last_time >= min_time && page.first_time <= max_time;
   };
-  // Pages ahead of `i` for each PrefetchStats step.
-  auto prefetch = [&](size_t i) {
-    constexpr size_t kAhead[2] = {8, 4};
-    for (int step = 0; step < 2; ++step) {
-      if (i + kAhead[step] < pages.size()) pages_.PrefetchStats(pages[i + kAhead[step]].view, step, columns);
-    }
-  };
-  // The run of pages[i] (in range) that may stand as statistics: the whole page, or the part of
-  // it the range or the reader's prefix cuts (a query's first and last hour). An unordered page
-  // only whole (its rows in range are not one run).
-  auto run_of = [&](size_t i, StatsRun* run) {
-    const OrderedPage& p = pages[i];
-    const RowPages::PageView& page = p.view;
-    if (p.rows == page.count && page.first_time >= min_time && page.last_time <= max_time) {
-      *run = {i, 0, p.rows, true, p.rows < kMinStatsPageRows, page.first_time, page.last_time};
-      return true;
-    }
-    if (page.unordered) return false;
-    const int64_t* t = pages_.Times(page.ref);
-    const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
-    const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
-    if (from == to) return false;
-    *run = {i, from, to, false, to - from < kMinStatsPageRows, t[from], t[to - 1]};
-    return true;
-  };
-  auto stats_of = [&](const StatsRun& run, std::vector<ColumnStats>* into) {
-    const RowPages::PageView& page = pages[run.page].view;
-    for (size_t k = 0; k < columns.size(); ++k) {
-      const int c = columns[k];
-      const ValueType type = c >= 0 ? pages_.ColumnType(static_cast<ColumnId>(c)) : ValueType::kNull;
-      if (type == ValueType::kNull) {
-        (*into)[k] = ColumnStats{};
-      } else if (run.whole && !run.small) {
-        // (A small page's statistics are made each time: kept, they would cost more than its rows.)
-        (*into)[k] = pages_.PageStats(page, static_cast<ColumnId>(c), type);
-      } else {
-        (*into)[k] = pages_.RunStats(page, static_cast<ColumnId>(c), type, run.from, run.to);
-      }
-    }
-  };
-  // The merged statistics of the group's runs, from the cached order's entries where the
-  // group is whole pages (made and kept there the first time).
-  auto merge_group = [&](std::vector<ColumnStats>* into) {
-    bool whole = source != nullptr && source->order != nullptr;
-    for (const StatsRun& run : group) whole &= run.whole;
-    const PageOrder* order = whole ? source->order.get() : nullptr;
-    const size_t first = order != nullptr ? source->base + group.front().page : 0;
-    const size_t end = order != nullptr ? source->base + group.back().page + 1 : 0;
-    std::vector<uint8_t> found(columns.size(), 0);
-    if (order != nullptr) {
-      std::lock_guard lock(order->runs_mu);
-      for (size_t k = 0; k < columns.size(); ++k) {
-        uint64_t key;
-        if (columns[k] < 0 || !PageOrder::RunKey(first, end, static_cast<ColumnId>(columns[k]), &key)) continue;
-        auto it = order->run_stats.find(key);
-        if (it == order->run_stats.end()) continue;
-        (*into)[k] = it->second;
-        found[k] = 1;
-      }
-    }
-    if (std::find(found.begin(), found.end(), 0) == found.end()) return;
-    for (size_t g = 0; g < group.size(); ++g) {
-      stats_of(group[g], &stats);
-      for (size_t k = 0; k < columns.size(); ++k) {
-        if (found[k]) continue;
-        const ValueType type = columns[k] >= 0 ? pages_.ColumnType(static_cast<ColumnId>(columns[k])) : ValueType::kNull;
-        if (g == 0) {
-          (*into)[k] = stats[k];
-        } else {
-          MergeColumnStats(type, stats[k], &(*into)[k]);
-        }
-      }
-    }
-    if (order == nullptr) return;
-    std::lock_guard lock(order->runs_mu);
-    for (size_t k = 0; k < columns.size(); ++k) {
-      uint64_t key;
-      if (found[k] || columns[k] < 0 || !PageOrder::RunKey(first, end, static_cast<ColumnId>(columns[k]), &key)) continue;
-      if (order->run_stats.emplace(key, (*into)[k]).second) {
-        // A node of the map (key, value, next pointer, hash) and its allocation.
-        constexpr size_t kEntryBytes = sizeof(ColumnStats) + 48;
-        order->run_bytes += kEntryBytes;
-        order->charged->fetch_add(kEntryBytes, std::memory_order_relaxed);
-      }
-    }
-  };
-  auto offer_run = [&](const StatsRun& run) {
-    if (!(*can_use)(run.first_time, run.last_time)) return false;
-    stats_of(run, &stats);
-    return (*offer)(run.first_time, run.last_time, run.to - run.from, stats);
-  };
-  // Runs of one hour slice, offered as one block first (concurrent writers leave a series
-  // several pages an hour, and each offer costs the consumer a look-up), then one by one.
-  auto offer_group = [&]() -> uint64_t {  // bit k: group[k] was taken
-    const uint64_t all = group.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << group.size()) - 1;
-    uint32_t rows = 0;
-    for (const StatsRun& run : group) rows += run.to - run.from;
-    if (group.size() > 1 && rows >= kMinStatsPageRows && (*can_use)(group.front().first_time, group.back().last_time)) {
-      merge_group(&merged);
-      if ((*offer)(group.front().first_time, group.back().last_time, rows, merged)) return all;
-    }
-    uint64_t taken = 0;
-    for (size_t k = 0; k < group.size(); ++k) {
-      if (!group[k].small && offer_run(group[k])) taken |= uint64_t{1} << k;
-    }
-    return taken;
-  };
   auto read_rows = [&](const OrderedPage& p) { AddRowsInRange(p, min_time, max_time, filter, &slices, &picks, out); };
-
-  for (size_t i = 0; i < pages.size();) {
-    if (offer != nullptr) prefetch(i);
-    const OrderedPage& p = pages[i];
-    StatsRun run;
-    if (!in_range(p.view)) {
-      ++i;
-      continue;
+  if (offer == nullptr) {
+    for (const OrderedPage& p : pages) {
+      if (in_range(p.view)) read_rows(p);
     }
-    if (offer == nullptr || !run_of(i, &run)) {
-      read_rows(p);
-      ++i;
-      continue;
+  } else {
+    RunOffers offers(pages_, pages, min_time, max_time, columns, *can_use, *offer, source);
+    // Pages ahead of `i` for each PrefetchStats step.
+    auto prefetch = [&](size_t i) {
+      constexpr size_t kAhead[2] = {8, 4};
+      for (int step = 0; step < 2; ++step) {
+        if (i + kAhead[step] < pages.size()) pages_.PrefetchStats(pages[i + kAhead[step]].view, step, columns);
+      }
+    };
+    for (size_t i = 0; i < pages.size();) {
+      prefetch(i);
+      const OrderedPage& p = pages[i];
+      RunOffers::Run run;
+      if (!in_range(p.view)) {
+        ++i;
+        continue;
+      }
+      if (!offers.RunOf(i, &run)) {
+        read_rows(p);
+        ++i;
+        continue;
+      }
+      // The runs of the same hour slice that follow.
+      group.clear();
+      group.push_back(run);
+      size_t j = i + 1;
+      for (RunOffers::Run next; j < pages.size() && group.size() < 64; ++j) {
+        prefetch(j);
+        if (!in_range(pages[j].view) || !offers.RunOf(j, &next) || SliceOf(next.first_time) != SliceOf(run.first_time)) {
+          break;
+        }
+        group.push_back(next);
+      }
+      const uint64_t taken = offers.OfferGroup(group);
+      for (size_t k = 0; k < group.size(); ++k) {
+        if (!(taken >> k & 1)) read_rows(pages[group[k].page]);
+      }
+      i = j;
     }
-    group.clear();
-    group.push_back(run);
-    size_t j = i + 1;
-    for (StatsRun next; j < pages.size() && group.size() < 64; ++j) {
-      prefetch(j);
-      if (!in_range(pages[j].view) || !run_of(j, &next) || SliceOf(next.first_time) != SliceOf(run.first_time)) break;
-      group.push_back(next);
-    }
-    const uint64_t taken = offer_group();
-    for (size_t k = 0; k < group.size(); ++k) {
-      if (!(taken >> k & 1)) read_rows(pages[group[k].page]);
-    }
-    i = j;
   }
   if (slices.empty()) return;
   GatherEachColumn(pages_, columns, &out->columns, [&](ColumnId c, ColumnBuffer* dst) {
@@ -320,8 +369,7 @@ void Memtable::AddRowsInRange(const OrderedPage& p, int64_t min_time, int64_t ma
     return;
   }
   // The rows in [min_time, max_time] (the first and last pages may straddle it).
-  const auto from = static_cast<uint32_t>(std::lower_bound(t, t + p.rows, min_time) - t);
-  const auto to = static_cast<uint32_t>(std::upper_bound(t + from, t + p.rows, max_time) - t);
+  const auto [from, to] = RowsInRange(t, p.rows, min_time, max_time);
   if (from == to) return;
   if (filter != nullptr) {
     AddPassingRows(page, from, to, *filter, slices, &out->times);

@@ -512,14 +512,7 @@ ColumnStats RowPages::PageStats(const PageView& view, ColumnId c, ValueType type
 
 ColumnStats RowPages::MakeFrozenStats(const Header* h, int32_t p, ValueType type) const {
   std::lock_guard lock(stats_mu_);
-  std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
-  FrozenStats* made = slot.load(std::memory_order_relaxed);
-  if (made == nullptr) {
-    const size_t shape_size = shapes_[h->shape].size();
-    made = FrozenStats::Make(shape_size);
-    stats_bytes_.fetch_add(sizeof(FrozenStats) + shape_size * sizeof(ColumnStats), std::memory_order_relaxed);
-    slot.store(made, std::memory_order_release);
-  }
+  FrozenStats* made = FrozenStatsLocked(h);
   if (!(made->ready.load(std::memory_order_relaxed) >> p & 1)) {
     made->stats[p] = ComputePageStats(h, p, type);
     made->ready.fetch_or(uint64_t{1} << p, std::memory_order_release);
@@ -531,12 +524,7 @@ void RowPages::FreezeStats(const Header* h) {
   const std::vector<ColumnId>& shape = shapes_[h->shape];
   if (h->count < kMinStatsPageRows || shape.size() > 64) return;
   std::lock_guard lock(stats_mu_);
-  std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
-  FrozenStats* made = slot.load(std::memory_order_relaxed);
-  if (made == nullptr) {
-    made = FrozenStats::Make(shape.size());
-    stats_bytes_.fetch_add(sizeof(FrozenStats) + shape.size() * sizeof(ColumnStats), std::memory_order_relaxed);
-  }
+  FrozenStats* made = FrozenStatsLocked(h);
   uint64_t ready = made->ready.load(std::memory_order_relaxed);
   for (size_t p = 0; p < shape.size(); ++p) {
     const ValueType type = ColumnType(shape[p]);
@@ -545,7 +533,19 @@ void RowPages::FreezeStats(const Header* h) {
     ready |= uint64_t{1} << p;
   }
   made->ready.store(ready, std::memory_order_release);
-  slot.store(made, std::memory_order_release);
+}
+
+RowPages::FrozenStats* RowPages::FrozenStatsLocked(const Header* h) const {
+  std::atomic<FrozenStats*>& slot = StatsSlotLocked(h->serial);
+  FrozenStats* made = slot.load(std::memory_order_relaxed);
+  if (made == nullptr) {
+    // Published before any entry is set: readers go by the ready bits.
+    const size_t shape_size = shapes_[h->shape].size();
+    made = FrozenStats::Make(shape_size);
+    stats_bytes_.fetch_add(sizeof(FrozenStats) + shape_size * sizeof(ColumnStats), std::memory_order_relaxed);
+    slot.store(made, std::memory_order_release);
+  }
+  return made;
 }
 
 ColumnStats RowPages::LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const {

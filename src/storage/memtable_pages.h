@@ -195,6 +195,8 @@ class RowPages {
   // Makes the frozen statistics of every typed column of page `h`, which has just taken its
   // last row (a page now follows it), if it holds kMinStatsPageRows rows or more. Writers only.
   void FreezeStats(const Header* h);
+  // Page `h`'s frozen statistics, made (every entry not ready) if it had none; REQUIRES stats_mu_.
+  FrozenStats* FrozenStatsLocked(const Header* h) const;
   ColumnStats LastPageStats(PageRef ref, ColumnId c, int32_t p, ValueType type) const;
   // Starts a page for `row` after `page` (nullptr: the chain's first), sized as Append says, and
   // fills slot_of with the row's value positions in it.
@@ -269,7 +271,7 @@ class RowPages {
 // in a segment.
 template <typename Gather>
 inline void GatherEachColumn(const RowPages& pages, const std::vector<int>& columns, std::vector<ColumnBuffer>* out,
-                      Gather gather) {
+                             Gather gather) {
   int max_col = -1;
   for (int c : columns) max_col = std::max(max_col, c);
   if (out->size() < static_cast<size_t>(max_col + 1)) out->resize(max_col + 1);

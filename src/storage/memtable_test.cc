@@ -690,9 +690,9 @@ TEST(MemtablePageStatsTest, PagesOfferStatisticsAndTheRestComeBackAsRows) {
 }
 
 // A series left several pages an hour (writers' batches applied out of turn) offers each hour's
-// runs as one block
-// first, the parts of pages a range cuts included; a consumer refusing the merged block gets the
-// runs one by one; and every row in range is in exactly one taken block or returned as a row.
+// runs as one block first, the parts of pages a range cuts included; a consumer refusing the
+// merged block gets the runs one by one; and every row in range is in exactly one taken block or
+// returned as a row.
 TEST(MemtablePageStatsTest, RunsOfOneHourAreOfferedTogetherThenOneByOne) {
   OneIntField setting;
   ASSERT_TRUE(setting.ok);
@@ -785,10 +785,7 @@ TEST(MemtablePageStatsTest, BatchesAppliedOutOfTurnStillReadInPageOrder) {
   auto& [schema, v, batch, f, s, ok] = setting;
   constexpr int64_t kSec = 1000000000;
   constexpr int kRows = 3 * 360;
-  for (int i = 0; i < kRows; ++i) {
-    batch.BeginRow(s, i * 10 * kSec, 1);
-    batch.AddInt(f, i);
-  }
+  setting.AddRowsEvery10s(kRows);
   // Chunks of 150 rows, applied as 1, 0, 3, 2, 5, 4, 7, 6.
   std::vector<std::vector<uint32_t>> chunks;
   for (int begin = 0; begin < kRows; begin += 150) {
