@@ -25,6 +25,8 @@ class BitArray {
     const uint64_t bit = uint64_t{1} << (i % 64);
     if (v) words_[i / 64] |= bit; else words_[i / 64] &= ~bit;
   }
+  // Asks the CPU to fetch bit `i`'s word for writing. REQUIRES: i < size().
+  void Prefetch(size_t i) const { __builtin_prefetch(&words_[i / 64], 1); }
   size_t MemoryUsage() const { return words_.MemoryUsage(); }
 
  private:

@@ -6,6 +6,8 @@
 
 namespace gnomon {
 
+static_assert(std::endian::native == std::endian::little, "Store and Load put the low bytes first");
+
 void NarrowArray::GrowTo(size_t n) {
   if (n <= size_) return;
   size_ = n;
@@ -50,14 +52,6 @@ uint64_t NarrowArray::Load(const Chunk& c, size_t i) {
   }
 }
 
-void NarrowArray::Store(Chunk* c, size_t i, uint64_t v) {
-  if (c->width == 0) return;
-  uint8_t* p = c->data.get() + i * c->width;
-  if (c->mode == Mode::kHigh && c->width < 8) v >>= 64 - 8 * c->width;
-  static_assert(std::endian::native == std::endian::little, "the low bytes come first");
-  std::memcpy(p, &v, c->width);
-}
-
 void NarrowArray::Widen(Chunk* c) {
   const bool low = c->low_width <= c->high_width;
   const uint8_t width = low ? c->low_width : c->high_width;
@@ -77,15 +71,11 @@ void NarrowArray::Widen(Chunk* c) {
 
 uint64_t NarrowArray::Get(size_t i) const { return Load(chunks_[i / kChunk], i % kChunk); }
 
-void NarrowArray::Set(size_t i, uint64_t value) {
-  Chunk& c = chunks_[i / kChunk];
-  const uint8_t low = LowWidth(value), high = HighWidth(value);
-  if (low > c.low_width || high > c.high_width) {
-    c.low_width = std::max(c.low_width, low);
-    c.high_width = std::max(c.high_width, high);
-    Widen(&c);
-  }
-  Store(&c, i % kChunk, value);
+void NarrowArray::SetWider(Chunk* c, size_t i, uint64_t value) {
+  c->low_width = std::max(c->low_width, LowWidth(value));
+  c->high_width = std::max(c->high_width, HighWidth(value));
+  Widen(c);
+  Store(c, i, value);
 }
 
 size_t NarrowArray::MemoryUsage() const {

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -27,7 +28,22 @@ class NarrowArray {
   void GrowTo(size_t n);
   // REQUIRES: i < size().
   uint64_t Get(size_t i) const;
-  void Set(size_t i, uint64_t value);
+  void Set(size_t i, uint64_t value) {
+    Chunk& c = chunks_[i / kChunk];
+    // A value the chunk's width and mode hold needs no bookkeeping: a nonzero value that fits a
+    // width under 8 in one mode needs all 8 bytes in the other, which the chunk's first nonzero
+    // value already recorded, so the recorded needs stay exact for Widen's choice.
+    if (Fits(c, value)) {
+      Store(&c, i % kChunk, value);
+    } else {
+      SetWider(&c, i % kChunk, value);
+    }
+  }
+  // Asks the CPU to fetch entry `i` for writing. REQUIRES: i < size().
+  void Prefetch(size_t i) const {
+    const Chunk& c = chunks_[i / kChunk];
+    if (c.width != 0) __builtin_prefetch(c.data.get() + (i % kChunk) * c.width, 1);
+  }
   // Heap bytes held.
   size_t MemoryUsage() const;
 
@@ -45,7 +61,32 @@ class NarrowArray {
   static uint8_t LowWidth(uint64_t v);
   static uint8_t HighWidth(uint64_t v);
   static uint64_t Load(const Chunk& c, size_t i);
-  static void Store(Chunk* c, size_t i, uint64_t v);
+  static void Store(Chunk* c, size_t i, uint64_t v) {
+    uint8_t* p = c->data.get() + i * c->width;
+    if (c->mode == Mode::kHigh && c->width < 8) v >>= 64 - 8 * c->width;
+    // Little-endian: the low bytes come first. Fixed-size copies: a copy of `width` bytes would
+    // be a call to memmove.
+    switch (c->width) {
+      case 0: return;
+      case 1: *p = static_cast<uint8_t>(v); return;
+      case 2: { const auto x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); return; }
+      case 4: { const auto x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); return; }
+      default: std::memcpy(p, &v, 8); return;
+    }
+  }
+  // Whether `v` is held exactly at the chunk's width and mode.
+  static bool Fits(const Chunk& c, uint64_t v) {
+    if (c.width == 8) return true;
+    if (c.width == 0) return v == 0;
+    const int bits = 8 * c.width;
+    if (c.mode == Mode::kLow) {
+      const int shift = 64 - bits;
+      return static_cast<int64_t>(v << shift) >> shift == static_cast<int64_t>(v);
+    }
+    return (v << bits) == 0;
+  }
+  // Set for a value the chunk cannot hold yet: records its needs and re-encodes the chunk.
+  static void SetWider(Chunk* c, size_t i, uint64_t value);
   // Re-encodes `c` at the width and mode its recorded needs call for.
   static void Widen(Chunk* c);
 

@@ -1,5 +1,6 @@
 #include "src/storage/last_value_cache.h"
 
+#include <bit>
 #include <cstring>
 
 namespace gnomon::storage {
@@ -58,24 +59,45 @@ bool LastValueCache::OfferNewer(SeriesId series, int64_t time, const TableBatch&
   // It replaces the whole row in one pass over the columns (set the row's, clear the others),
   // instead of clearing every column and then setting the row's.
   if (!Has(series) || time <= times_[series]) return false;
+  const FieldValue* values = batch.values().data() + row.value_begin;
   uint64_t set = 0;
   for (uint32_t i = 0; i < row.value_count; ++i) {
-    const FieldValue& v = batch.values()[row.value_begin + i];
-    const ColumnId c = field_ids[v.field];
-    if (c >= 64 || batch.fields()[v.field].type == ValueType::kString) return false;
+    const ColumnId c = field_ids[values[i].field];
+    if (c >= 64 || batch.fields()[values[i].field].type == ValueType::kString) return false;
     set |= uint64_t{1} << c;
   }
   times_[series] = time;
+  const size_t needed = set == 0 ? 0 : 64 - static_cast<size_t>(std::countl_zero(set));
+  if (columns_.size() < needed) columns_.resize(needed);
   for (size_t c = 0; c < columns_.size(); ++c) {
-    if (!(set >> c & 1) && series < columns_[c].valid.size()) columns_[c].valid.Set(series, false);
+    Column& col = columns_[c];
+    if (set >> c & 1) {
+      if (series >= col.valid.size()) {
+        col.valid.GrowTo(series + 1);
+        col.bits.GrowTo(series + 1);
+      }
+      col.valid.Set(series, true);
+    } else if (series < col.valid.size()) {
+      col.valid.Set(series, false);
+    }
   }
   for (uint32_t i = 0; i < row.value_count; ++i) {
-    const FieldValue& v = batch.values()[row.value_begin + i];
-    Column& col = ColumnFor(field_ids[v.field], series, false);
-    col.valid.Set(series, true);
-    col.bits.Set(series, FieldValueBits(v, batch.fields()[v.field].type));
+    const FieldValue& v = values[i];
+    columns_[field_ids[v.field]].bits.Set(series, FieldValueBits(v, batch.fields()[v.field].type));
   }
   return true;
+}
+
+void LastValueCache::Prefetch(SeriesId series) const {
+  if (series >= present_.size()) return;
+  present_.Prefetch(series);
+  __builtin_prefetch(&times_[series], 1);
+  for (const Column& col : columns_) {
+    if (series < col.valid.size()) {
+      col.valid.Prefetch(series);
+      col.bits.Prefetch(series);
+    }
+  }
 }
 
 void LastValueCache::OfferColumns(SeriesId series, int64_t time, const std::vector<uint64_t>& bits,

@@ -34,6 +34,15 @@ class LastValueCache {
   // Forgets rows of a series in [min_time, max_time] (after a delete the cache is rebuilt).
   void Invalidate(SeriesId series);
   bool Has(SeriesId series) const { return present_.Test(series); }
+  // Asks the CPU to fetch what offering a row of `series` touches (its time, and each column's
+  // value and validity), so that a writer can issue it a few series ahead: with millions of
+  // series every column of a row is a cache miss.
+  void Prefetch(SeriesId series) const;
+  // Whether Prefetch pays: below this many series the columns stay in the CPU's caches and the
+  // prefetches cost more than they hide (build/bench/last_value_cache_bench: at a million series
+  // an offer takes 126 ns with them, 235 without; at 100,000, 76 against 67).
+  static constexpr size_t kPrefetchFromSeries = size_t{1} << 18;
+  bool WorthPrefetching() const { return present_.size() >= kPrefetchFromSeries; }
   // Heap bytes held.
   size_t MemoryUsage() const;
 

@@ -293,11 +293,15 @@ size_t Table::Apply(const TableBatch& batch, const PreparedTable& prepared) {
   const FieldValue* values = batch.values().data();
   std::unique_lock lock(mu_);
   const size_t bytes_before = active_->ApproximateBytes();
+  const bool prefetch_last_values = last_values_.WorthPrefetching();
   for (size_t s = 0; s < num_series; ++s) {
     for (int step = 0; step < 3; ++step) {
       if (s + kAhead[step] < num_series) {
         active_->Prefetch(prepared.series_ids[s + kAhead[step]], step);
       }
+    }
+    if (prefetch_last_values && s + kAhead[1] < num_series) {
+      last_values_.Prefetch(prepared.series_ids[s + kAhead[1]]);
     }
     if (s + kAhead[2] < num_series) {
       for (uint32_t k = start[s + kAhead[2]]; k < start[s + kAhead[2] + 1]; ++k) {
