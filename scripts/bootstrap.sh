@@ -9,6 +9,7 @@ PACKAGES=(
   libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev libdragonbox-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsqlite3-dev libre2-dev zlib1g-dev libdeflate-dev libssl-dev openssl libjemalloc-dev
+  libcctz-dev tzdata
 )
 # `make fuzz` only (bootstrap.sh --fuzz): clang and its libFuzzer/sanitizer runtimes.
 if [ "${1:-}" = "--fuzz" ]; then

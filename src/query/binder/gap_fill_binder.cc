@@ -1,4 +1,5 @@
-// Gap filling: a GROUP BY key date_bin_gapfill(width, time [, origin]) (InfluxDB 3) or
+// Gap filling: a GROUP BY key date_bin_gapfill(width, time [, origin [, start, finish]] [, zone])
+// (InfluxDB 3's, with Gnomon's zone as date_bin's) or
 // time_bucket_gapfill(width, time [, start, finish]) (TimescaleDB) groups as date_bin /
 // time_bucket, and a GapFill node over the aggregate adds the missing buckets; locf(x) and
 // interpolate(x) of an aggregate or key in the select list or ORDER BY become its filled columns.
@@ -28,15 +29,18 @@ Result<BoundExprPtr> SelectBinder::BindGapFillKey(const ParsedExpression& key, c
   const bool timescale = f.name == "time_bucket_gapfill";
   // Both forms may name the range: time_bucket_gapfill after the time, date_bin_gapfill after
   // the origin.
-  const size_t n = f.children.size();
-  if (n < 2 || n > (timescale ? 4u : 5u) || (!timescale && n == 4)) {
+  // date_bin_gapfill's time zone (as date_bin's) comes last: after the origin, or after the range.
+  const bool zoned = !timescale && (f.children.size() == 4 || f.children.size() == 6);
+  const size_t n = f.children.size() - (zoned ? 1 : 0);
+  if (n < 2 || n > (timescale ? 4u : 5u) || (!timescale && n == 4) || (zoned && n < 3)) {
     return Status::InvalidArgument(f.name + (timescale ? " takes (width, time [, start, finish])"
-                                                       : " takes (width, time [, origin [, start, finish]])") +
+                                                       : " takes (width, time [, origin [, start, finish]] [, zone])") +
                                    ": " + key.ToString());
   }
   auto plain = std::make_unique<FunctionExpression>(timescale ? "time_bucket" : "date_bin");
   const size_t args = timescale ? 2 : std::min<size_t>(n, 3);
   for (size_t i = 0; i < args; ++i) plain->children.push_back(f.children[i]->Copy());
+  if (zoned) plain->children.push_back(f.children.back()->Copy());
   GNOMON_ASSIGN_OR_RETURN(BoundExprPtr bound, query::Bind(*plain, source));
   int column = -1;
   if (!AsTimeBucket(*bound, &out->bucket, &column)) {

@@ -663,7 +663,7 @@ bool BucketAggregateOperator::PlanDense(size_t tag_groups, const BucketGroupKey*
   dense->naggs = specs_.size();
   if (bucket_key != nullptr) {
     const TimeBucketFn& fn = bucket_key->bucket;
-    if (fn.width <= 0 || fn.calendar != TimeBucketFn::Calendar::kNone) return false;
+    if (fn.width <= 0 || fn.calendar != TimeBucketFn::Calendar::kNone || fn.zone != nullptr) return false;
     // Rows exist only within the table's data: the bucket range need not be wider.
     int64_t data_min, data_max;
     reader_->TimeRange(&data_min, &data_max);

@@ -9,6 +9,7 @@
 
 #include "src/base/ascii.h"
 #include "src/base/time_util.h"
+#include "src/base/time_zone.h"
 #include "src/query/parser/interval.h"
 #include "re2/re2.h"
 
@@ -118,9 +119,17 @@ double DatePart(const std::string& field, int64_t ns) {
   return static_cast<double>((thursday - DaysFromCivil(ty, 1, 1)) / 7 + 1);
 }
 
+// The zone of a date_bin call the binder accepted; null for UTC, which needs no zone arithmetic.
+std::shared_ptr<const TimeZone> ZoneOf(const std::string& name) {
+  auto zone = TimeZone::Load(name);
+  GNOMON_CHECK_MSG(zone.ok(), "date_bin's zone was checked when the call was bound");
+  return (*zone)->is_utc() ? nullptr : *zone;
+}
+
 }  // namespace
 
 int64_t TimeBucketFn::Apply(int64_t t) const {
+  if (zone != nullptr) return ZonedStart(t);
   if (calendar == Calendar::kNone) return FloorDiv(t - origin, width) * width + origin;
   int64_t days = FloorDiv(t, kNanosPerDay);
   if (calendar == Calendar::kWeek) {
@@ -137,6 +146,7 @@ int64_t TimeBucketFn::Apply(int64_t t) const {
 }
 
 int64_t TimeBucketFn::BucketEnd(int64_t start) const {
+  if (zone != nullptr) return ZonedEnd(start);
   if (calendar == Calendar::kNone) {
     return start > INT64_MAX - width ? INT64_MAX : start + width;
   }
@@ -166,7 +176,7 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
     return Status::OK();
   }
   if (n == "time_bucket" || n == "date_bin") {
-    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, 3));
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, n == "date_bin" ? 4 : 3));
     GNOMON_RETURN_IF_ERROR(WidthArgument(args[0].get(), n));
     if (args[1]->type != ValueType::kTimestamp) {
       return Status::InvalidArgument(n + ": the second argument must be a timestamp");
@@ -179,6 +189,13 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
       if (!o->IsConstant() || (o->type != ValueType::kTimestamp && o->type != ValueType::kInt64)) {
         return Status::InvalidArgument(n + ": origin must be a constant timestamp");
       }
+    }
+    if (args.size() == 4) {
+      const BoundExpr* z = args[3].get();
+      if (!z->IsConstant() || z->constant.type != ValueType::kString) {
+        return Status::InvalidArgument(n + ": the time zone must be a constant string ('America/Chicago')");
+      }
+      GNOMON_RETURN_IF_ERROR(TimeZone::Load(z->constant.s).status());
     }
     e->type = ValueType::kTimestamp;
     return Status::OK();
@@ -309,7 +326,8 @@ bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column) {
     if (e.children[1]->kind != BoundKind::kColumn) return false;
     fn->width = e.children[0]->constant.i;
     fn->origin = e.name == "time_bucket" ? kTimescaleOrigin : 0;
-    if (e.children.size() == 3) fn->origin = e.children[2]->constant.i;
+    if (e.children.size() >= 3) fn->origin = e.children[2]->constant.i;
+    fn->zone = e.children.size() == 4 ? ZoneOf(e.children[3]->constant.s) : nullptr;
     fn->calendar = TimeBucketFn::Calendar::kNone;
     *column = e.children[1]->column;
     return true;
@@ -366,7 +384,8 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
       } else {
         fn.width = args[0].i;
         fn.origin = n == "time_bucket" ? kTimescaleOrigin : 0;
-        if (args.size() == 3) fn.origin = args[2].i;
+        if (args.size() >= 3) fn.origin = args[2].i;
+        fn.zone = args.size() == 4 ? ZoneOf(args[3].s) : nullptr;
       }
     }
     return Value::Timestamp(fn.Apply(args[1].i));

@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/base/time_zone.h"
 #include "src/base/value_type.h"
 #include "src/query/influxql/influxql_ast.h"
 
@@ -52,6 +54,7 @@ struct CompiledSelect {
   std::vector<std::string> tag_keys;  // the first tag_keys.size() result columns name the series
   std::vector<std::string> columns;   // the remaining result columns: "time", then the values
   int64_t slimit = 0, soffset = 0;    // applied to the series as they come
+  std::shared_ptr<const TimeZone> zone;  // tz(): times rendered at its offsets; null for UTC
 };
 
 // Empty when no measurement matches (InfluxDB then answers an empty result).

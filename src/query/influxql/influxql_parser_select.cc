@@ -1,5 +1,6 @@
 // SELECT fields [INTO m] FROM sources [WHERE c] [GROUP BY dims [fill(x)]] [ORDER BY time [DESC]]
 // [LIMIT n] [OFFSET n] [SLIMIT n] [SOFFSET n] [tz('zone')]
+#include "src/base/time_zone.h"
 #include "src/query/influxql/influxql_parser_internal.h"
 
 namespace gnomon::query::influxql {
@@ -62,6 +63,8 @@ Result<std::unique_ptr<SelectStatement>> Parser::ParseSelect() {
     GNOMON_RETURN_IF_ERROR(ExpectKind(Token::Kind::kLParen, "("));
     if (token_.kind != Token::Kind::kString) return Error("string");
     s->tz = Advance().text;
+    // As InfluxDB, a zone the system does not know fails the parse.
+    GNOMON_RETURN_IF_ERROR(TimeZone::Load(s->tz).status());
     GNOMON_RETURN_IF_ERROR(ExpectKind(Token::Kind::kRParen, ")"));
   }
   return s;

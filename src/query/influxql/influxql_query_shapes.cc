@@ -36,8 +36,12 @@ Result<std::string> PercentArgument(const Expr& call) {
   return std::string(buf);
 }
 
-Result<std::string> AggregateCall(const Expr& call, const Relation& rel) {
-  std::function<Result<std::string>(const Expr&)> self = [&](const Expr& c) { return AggregateCall(c, rel); };
+// `empty_count_null`: count() of an empty bucket is NULL, for fill(previous) and fill(linear) to
+// carry or interpolate over it (InfluxDB fills it so); otherwise it counts 0.
+Result<std::string> AggregateCall(const Expr& call, const Relation& rel, bool empty_count_null = false) {
+  std::function<Result<std::string>(const Expr&)> self = [&](const Expr& c) {
+    return AggregateCall(c, rel, empty_count_null);
+  };
   if (IsMathName(call.text)) return MathCall(call, rel, self);
   if (IsTransformName(call.text)) {
     return Status::InvalidArgument(call.text + "() cannot be used inside another function here: " + call.ToString());
@@ -60,7 +64,7 @@ Result<std::string> AggregateCall(const Expr& call, const Relation& rel) {
   }
   if (call.args.size() != 1) return Status::InvalidArgument("invalid number of arguments for " + f + ", expected 1, got " + std::to_string(call.args.size()));
   if (f == "mean") return "avg(" + x + ")";
-  if (f == "count") return "coalesce(count(" + x + "), 0)";  // an empty bucket counts 0, not null
+  if (f == "count") return empty_count_null ? "count(" + x + ")" : "coalesce(count(" + x + "), 0)";
   if (f == "sum" || f == "min" || f == "max" || f == "first" || f == "last") return f + "(" + x + ")";
   if (f == "spread") return "(max(" + x + ") - min(" + x + "))";
   if (f == "stddev") return "stddev_samp(" + x + ")";
@@ -140,17 +144,19 @@ Result<std::string> AggregateBody(const ShapeInput& in, const std::vector<const 
     if (fill && in.range.lower && in.range.upper) {
       sql += ", " + SqlTimestamp(*in.range.lower) + ", " + SqlTimestamp(*in.range.upper + 1);
     }
-    sql += ") AS time";
+    sql += ZoneArgument(in) + ") AS time";
   } else {
     GNOMON_ASSIGN_OR_RETURN(std::string t, AggregateTime(in, values));
     sql += t + " AS time";
   }
+  const bool carried = in.time_dim && (s.fill == FillMode::kPrevious || s.fill == FillMode::kLinear);
   for (size_t i = 0; i < values.size(); ++i) {
     std::string v;
     if (values[i]->kind == Expr::Kind::kCall) {
-      GNOMON_ASSIGN_OR_RETURN(v, AggregateCall(*values[i], *in.rel));
+      GNOMON_ASSIGN_OR_RETURN(v, AggregateCall(*values[i], *in.rel, carried));
     } else {
-      GNOMON_ASSIGN_OR_RETURN(v, ValueSql(*values[i], *in.rel, [&](const Expr& c) { return AggregateCall(c, *in.rel); }));
+      GNOMON_ASSIGN_OR_RETURN(v, ValueSql(*values[i], *in.rel,
+                                          [&](const Expr& c) { return AggregateCall(c, *in.rel, carried); }));
     }
     if (in.time_dim && s.fill == FillMode::kPrevious) v = "locf(" + v + ")";
     if (in.time_dim && s.fill == FillMode::kLinear) v = "interpolate(" + v + ")";

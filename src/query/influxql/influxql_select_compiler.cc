@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "src/base/time_zone.h"
 #include "src/query/influxql/influxql_compiler_internal.h"
 #include "src/query/influxql/influxql_query_shapes.h"
 #include "re2/re2.h"
@@ -182,9 +183,11 @@ Result<std::vector<Relation>> ResolveSource(const SelectStatement& outer, const 
 }  // namespace
 
 Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select, const CompileContext& ctx) {
-  // Answering in UTC what asked for local time would shift every day bucket and timestamp.
-  if (!select.tz.empty() && select.tz != "UTC" && select.tz != "Etc/UTC") {
-    return Status::InvalidArgument("tz('" + select.tz + "') is not supported yet: Gnomon answers in UTC");
+  // tz('zone'): buckets of its wall-clock time (ZoneArgument), times rendered at its offsets.
+  std::shared_ptr<const TimeZone> zone;
+  if (!select.tz.empty()) {
+    GNOMON_ASSIGN_OR_RETURN(zone, TimeZone::Load(select.tz));
+    if (zone->is_utc()) zone = nullptr;
   }
   std::vector<Relation> relations;
   std::vector<std::string> measurements, databases;
@@ -221,6 +224,7 @@ Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select,
     for (const auto& n : in.names) c.columns.push_back(n);
     c.slimit = select.slimit;
     c.soffset = select.soffset;
+    c.zone = zone;
     out.push_back(std::move(c));
   }
   return out;

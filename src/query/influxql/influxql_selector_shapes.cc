@@ -198,7 +198,7 @@ Result<std::string> IntegralSql(const ShapeInput& in) {
   if (fill && in.range.lower && in.range.upper) {
     time = "date_bin_gapfill(" + SqlInterval(in.time_dim->interval) + ", " + Quote("__bucket") + ", " +
            SqlTimestamp(in.time_dim->offset) + ", " + SqlTimestamp(*in.range.lower) + ", " +
-           SqlTimestamp(*in.range.upper + 1) + ")";
+           SqlTimestamp(*in.range.upper + 1) + ZoneArgument(in) + ")";
   }
   std::string body = "SELECT " + tags + time + " AS time, sum(" + Quote("__area") + ") / " + unit_s + " AS " +
                      Quote(in.names[0]) + " FROM (" + parts + ") AS " + Quote("__parts") + " GROUP BY " +

@@ -49,7 +49,14 @@ Result<std::string> Where(const ShapeInput& in, const std::string& extra) {
 }
 
 std::string BucketOf(const ShapeInput& in, const std::string& column) {
-  return "date_bin(" + SqlInterval(in.time_dim->interval) + ", " + column + ", " + SqlTimestamp(in.time_dim->offset) + ")";
+  return "date_bin(" + SqlInterval(in.time_dim->interval) + ", " + column + ", " + SqlTimestamp(in.time_dim->offset) +
+         ZoneArgument(in) + ")";
+}
+
+std::string ZoneArgument(const ShapeInput& in) {
+  const std::string& tz = in.select->tz;
+  if (tz.empty() || tz == "UTC" || tz == "Etc/UTC") return "";
+  return ", " + SqlString(tz);
 }
 
 // Buckets run over the WHERE clause's range; InfluxDB starts an open range at the first point

@@ -24,6 +24,9 @@ std::string ColumnList(const ShapeInput& in, const std::vector<std::string>& nam
 Result<std::string> Where(const ShapeInput& in, const std::string& extra);
 // The GROUP BY time() bucket of `column`: date_bin(interval, column, offset). Needs in.time_dim.
 std::string BucketOf(const ShapeInput& in, const std::string& column);
+// ", 'zone'" for a statement with tz('zone') other than UTC, the last argument of its date_bin
+// and date_bin_gapfill calls; else nothing.
+std::string ZoneArgument(const ShapeInput& in);
 // The time bounds that make GROUP BY time() buckets span the statement's range.
 std::string BucketRange(const ShapeInput& in);
 // Series in tag order, points in time order (both reversed by ORDER BY time DESC); `tie_break`

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/base/time_zone.h"
 #include "src/query/result.h"
 
 namespace gnomon::server::api {
@@ -59,9 +60,15 @@ class InfluxAnswer {
   // After the last statement.
   virtual void Finish() = 0;
 
+  // tz(): RFC 3339 times of the statements that follow carry this zone's offsets (null: UTC).
+  void SetTimeZone(std::shared_ptr<const TimeZone> zone) { zone_ = std::move(zone); }
+
   // Rendered and not yet taken.
   virtual std::string& bytes() = 0;
   virtual const char* content_type() const = 0;
+
+ protected:
+  std::shared_ptr<const TimeZone> zone_;
 };
 
 // The renderers Make picks from (influxql_answer_json.cc, influxql_answer_csv.cc).

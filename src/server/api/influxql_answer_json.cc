@@ -9,13 +9,17 @@ namespace {
 
 using http::JsonWriter;
 
-void WriteTime(JsonWriter& j, int64_t ns, int64_t divisor) {
+void WriteTime(JsonWriter& j, int64_t ns, int64_t divisor, const TimeZone* zone) {
   if (divisor > 0) {
     j.Int(ns / divisor);
   } else {
     thread_local std::string text;  // kept: no allocation per timestamp
     text.clear();
-    AppendRfc3339(&text, ns);
+    if (zone != nullptr) {
+      zone->AppendRfc3339(&text, ns);
+    } else {
+      AppendRfc3339(&text, ns);
+    }
     j.PlainString(text);
   }
 }
@@ -45,7 +49,7 @@ class JsonCells : public InfluxAnswer {
   void Double(double v) override { j_.Double(v); }
   void Bool(bool v) override { j_.Bool(v); }
   void String(std::string_view v) override { j_.String(v); }
-  void Time(int64_t ns) override { WriteTime(j_, ns, divisor_); }
+  void Time(int64_t ns) override { WriteTime(j_, ns, divisor_, zone_.get()); }
   void EndRow() override { j_.EndArray(); }
   std::string& bytes() override { return j_.mutable_str(); }
   const char* content_type() const override { return "application/json"; }
@@ -81,6 +85,11 @@ class JsonAnswer final : public JsonCells {
   }
   void Rows(const query::ResultChunk& chunk, size_t first_column, size_t begin, size_t end) override {
     if (begin == end) return;
+    if (zone_ != nullptr && divisor_ == 0) {
+      // RowRenderer writes UTC times: a zone's offsets take the cell-by-cell path.
+      InfluxAnswer::Rows(chunk, first_column, begin, end);
+      return;
+    }
     OpenValues();
     j_.Raw("");  // the ',' before the first row when the array has some
     rows_.Render(chunk, first_column, begin, end, /*comma_first=*/false, &j_.mutable_str());

@@ -63,15 +63,19 @@ Status RunSelect(ApiContext& ctx, const Statement& st, const InfluxqlRequest& re
                  InfluxAnswer* out) {
   GNOMON_ASSIGN_OR_RETURN(auto compiled, query::influxql::CompileSelect(*st.select, CompileContextFor(ctx, db, req.now_ns)));
   if (st.select->into) return RunSelectInto(ctx, *st.select->into, compiled, req, db, out);
+  Status status;
   for (const CompiledSelect& c : compiled) {
     query::QueryOptions options;
     options.database = c.database;
     options.now_ns = req.now_ns;
     options.access_check = req.caller->AccessCheck();
     SeriesWriter sink(c, out, req.flush);
-    GNOMON_RETURN_IF_ERROR(ctx.query_engine->Execute(c.sql, options, &sink));
+    out->SetTimeZone(c.zone);
+    status = ctx.query_engine->Execute(c.sql, options, &sink);
+    if (!status.ok()) break;
   }
-  return Status::OK();
+  out->SetTimeZone(nullptr);  // the next statement has its own tz()
+  return status;
 }
 
 // EXPLAIN [ANALYZE]: the SQL each measurement's query compiled to, and the engine's plan of it.

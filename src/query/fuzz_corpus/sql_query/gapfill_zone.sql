@@ -1,0 +1,1 @@
+SELECT date_bin_gapfill(INTERVAL '90 minutes', time, TIMESTAMP '1970-01-01T02:00:00Z', TIMESTAMP '2023-06-11T00:00:00Z', TIMESTAMP '2023-06-12T00:00:00Z', 'America/Chicago') AS t, region, locf(max(f)) FROM cpu WHERE time >= '2023-06-11T00:00:00Z' AND time < '2023-06-12T00:00:00Z' GROUP BY 1, 2 ORDER BY 2, 1
