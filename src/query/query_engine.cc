@@ -8,6 +8,7 @@
 #include "src/base/time_util.h"
 #include "src/query/execution/basic_operators.h"
 #include "src/query/execution/grouped_aggregate_operator.h"
+#include "src/query/execution/last_value_aggregate_operator.h"
 #include "src/query/execution/operator.h"
 #include "src/query/execution/scan_operator.h"
 #include "src/query/parser/parser.h"
@@ -48,6 +49,17 @@ std::string SemanticType(storage::ColumnInfo::Kind k) {
 // A grouped aggregate read straight by a projection need not emit the group keys the projection
 // does not refer to (GROUP BY hour, hostname selecting only the hour: 52,000 host names per
 // double-groupby-all answer, built and dropped).
+// Lets the last-value aggregate hand tag values to the sink as views: its chunks reach the sink
+// as they are, or through a projection that only moves columns.
+void AllowStringViews(Operator* root) {
+  Operator* op = root;
+  if (auto* projection = dynamic_cast<ProjectionOperator*>(root)) {
+    if (!projection->MovesEveryColumn()) return;
+    op = projection->child();
+  }
+  if (auto* last = dynamic_cast<LastValueAggregateOperator*>(op)) last->SetStringViews(true);
+}
+
 void SkipUnreadGroupKeys(Operator* root) {
   auto* projection = dynamic_cast<ProjectionOperator*>(root);
   if (projection == nullptr) return;
@@ -111,6 +123,7 @@ class QueryEngineImpl final : public QueryEngine {
         GNOMON_ASSIGN_OR_RETURN(auto compiled, CompileSelect(storage_, popts, ctx, *st.As<SelectStatement>().node, st));
         OperatorPtr root = std::move(compiled.root);
         if (sink->AcceptsConstantVectors()) AllowConstantTags(root.get());
+        if (sink->AcceptsStringViews()) AllowStringViews(root.get());
         SkipUnreadGroupKeys(root.get());
         GNOMON_RETURN_IF_ERROR(sink->Begin(root->schema()));
         while (true) {

@@ -30,8 +30,15 @@ struct ResultVector {
   // only one element (and at most one validity byte) is stored. Produced only for sinks that
   // AcceptsConstantVectors(), and only straight from a scan through a projection of columns.
   bool constant = false;
+  // kString only: the values are `str_views` instead of `str`, views of bytes that outlive the
+  // query's chunks (the series registry's tag values). Produced only for sinks that
+  // AcceptsStringViews(), and only by an operator whose chunks reach the sink through projections
+  // of columns (AllowStringViews): it saves copying every tag value of a large answer.
+  bool views = false;
+  std::vector<std::string_view> str_views;
 
   bool IsNull(size_t row) const { return !validity.empty() && validity[row] == 0; }
+  std::string_view StrAt(size_t row) const { return views ? str_views[row] : std::string_view(str[row]); }
 };
 
 struct ResultChunk {
@@ -60,6 +67,8 @@ class ResultSink {
   virtual Status End(const QueryStats& stats) = 0;
   // Whether Chunk() handles ResultVector::constant columns.
   virtual bool AcceptsConstantVectors() const { return false; }
+  // Whether Chunk() handles ResultVector::views columns (reads strings through StrAt).
+  virtual bool AcceptsStringViews() const { return false; }
 };
 
 }  // namespace gnomon::query

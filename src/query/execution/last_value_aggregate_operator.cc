@@ -326,7 +326,14 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
   };
   for (size_t k = 0; k < nkeys; ++k) {
     Vector& v = chunk->columns[k];
-    for (size_t g = begin; g < end; ++g) v.str.emplace_back(group_keys_[g * nkeys + k]);
+    if (string_views_) {
+      // The registry's bytes outlive the chunk: reader_ holds them until the query ends.
+      v.views = true;
+      v.str_views.reserve(chunk->rows);
+      for (size_t g = begin; g < end; ++g) v.str_views.push_back(group_keys_[g * nkeys + k]);
+    } else {
+      for (size_t g = begin; g < end; ++g) v.str.emplace_back(group_keys_[g * nkeys + k]);
+    }
     set_validity(&v, [&](size_t g) { return !group_keys_[g * nkeys + k].empty(); });
   }
   for (size_t a = 0; a < naggs; ++a) {
@@ -351,6 +358,12 @@ Status LastValueAggregateOperator::NextImpl(Chunk* chunk, bool* done) {
         for (size_t g = begin; g < end; ++g) v.b.push_back(best(g).has && best(g).bits != 0 ? 1 : 0);
         break;
       case ValueType::kString:
+        if (string_views_ && aggs_[a].column.kind == ScanColumn::Kind::kTag) {
+          v.views = true;
+          v.str_views.reserve(chunk->rows);
+          for (size_t g = begin; g < end; ++g) v.str_views.push_back(best(g).has ? best(g).tag() : std::string_view());
+          break;
+        }
         for (size_t g = begin; g < end; ++g) {
           const Best& st = best(g);
           if (!st.has) {

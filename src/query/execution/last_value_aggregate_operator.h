@@ -31,6 +31,9 @@ class LastValueAggregateOperator final : public Operator {
                              std::vector<storage::SeriesId> series, std::vector<std::string> key_tags,
                              std::vector<std::string> key_names, std::vector<LastValueAggregate> aggs,
                              ExecutionContext* ctx);
+  // Tag values (group keys, tag arguments) come as views into the series registry
+  // (ResultVector::views) instead of copies. Only for a consumer that handles them.
+  void SetStringViews(bool on) { string_views_ = on; }
   std::string Describe() const override {
     return "LastValueAggregate " + table_ + ": " + std::to_string(series_.size()) +
            " series from the last-value cache";
@@ -112,6 +115,7 @@ class LastValueAggregateOperator final : public Operator {
   std::vector<Best> candidates_;                 // series x aggregates
   std::vector<std::string> candidate_strings_;   // series x aggregates, string fields only
   bool computed_ = false;
+  bool string_views_ = false;
   size_t emitted_ = 0;
 };
 

@@ -107,7 +107,7 @@ Value GetValue(const Vector& v, size_t row) {
     case ValueType::kFloat64: return Value::Float(v.f64[row]);
     case ValueType::kUInt64: return Value::UInt(v.u64[row]);
     case ValueType::kBool: return Value::Bool(v.b[row] != 0);
-    case ValueType::kString: return Value::String(v.str[row]);
+    case ValueType::kString: return Value::String(std::string(v.StrAt(row)));
     default: return Value::Null();
   }
 }

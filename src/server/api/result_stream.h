@@ -59,6 +59,7 @@ class ResultStream final : public query::ResultSink {
   Status Chunk(const query::ResultChunk& chunk) override;
   Status End(const query::QueryStats& stats) override;
   bool AcceptsConstantVectors() const override { return true; }
+  bool AcceptsStringViews() const override { return true; }
 
   // True once bytes have gone to the sink: the response is committed (status 200).
   bool streaming() const { return sender_.streaming(); }

@@ -30,6 +30,7 @@ class ResultWriter : public query::ResultSink {
   Status Chunk(const query::ResultChunk& chunk) override;
   Status End(const query::QueryStats& stats) override;
   bool AcceptsConstantVectors() const override { return true; }
+  bool AcceptsStringViews() const override { return true; }
 
   bool begun() const { return begun_; }
   uint64_t rows() const { return rows_; }

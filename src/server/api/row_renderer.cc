@@ -152,7 +152,7 @@ char* RowRenderer::WriteTimestamp(char* p, int64_t t) {
       return FormatDouble(p, d);  // as std::to_chars, faster (kDoubleBound >= kDoubleFormatRoom)
     }
     case ValueType::kBool: return Copy(p, v.b[row] ? "true" : "false");
-    case ValueType::kString: return json ? WriteJsonString(p, v.str[row]) : WriteCsvString(p, v.str[row]);
+    case ValueType::kString: return json ? WriteJsonString(p, v.StrAt(row)) : WriteCsvString(p, v.StrAt(row));
     case ValueType::kTimestamp: return WriteTimestamp(p, v.i64[row]);
     default: return p;
   }
@@ -192,7 +192,8 @@ void RowRenderer::Render(const query::ResultChunk& chunk, size_t first_column, s
   for (size_t c = first_column; c < ncols; ++c) {
     const query::ResultVector& v = chunk.columns[c];
     if (!v.constant) continue;
-    const size_t bound = (v.type == ValueType::kString && !v.str.empty() ? v.str[0].size() * 6 : 0) + 64;
+    const size_t bound = (v.type == ValueType::kString && (v.views ? !v.str_views.empty() : !v.str.empty())
+                              ? v.StrAt(0).size() * 6 : 0) + 64;
     std::string& text = constant_text_[c];
     text.resize(bound);
     text.resize(WriteCell(text.data(), v, 0) - text.data());
@@ -225,7 +226,7 @@ void RowRenderer::Render(const query::ResultChunk& chunk, size_t first_column, s
       }
       if (v.type == ValueType::kString) {
         // JSON escapes take up to 6 bytes per input byte ("\u001f", "\ufffd"); CSV doubles quotes.
-        make_room(v.str[r].size() * (json ? 6 : 2) + 2 + row_bound);
+        make_room(v.StrAt(r).size() * (json ? 6 : 2) + 2 + row_bound);
       }
       p = WriteCell(p, v, r);
     }
