@@ -4,6 +4,8 @@
 #include <cctz/time_zone.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <mutex>
 
@@ -31,6 +33,15 @@ bool IsZoneName(std::string_view name) {
   return true;
 }
 
+// CCTZ reads zones from $TZDIR, else /usr/share/zoneinfo; "UTC" it knows without a file.
+bool HasZoneFile(std::string_view name) {
+  if (name == "UTC") return true;
+  const char* dir = std::getenv("TZDIR");
+  std::error_code ec;
+  return std::filesystem::is_regular_file(
+      std::filesystem::path(dir != nullptr && *dir != '\0' ? dir : "/usr/share/zoneinfo") / name, ec);
+}
+
 }  // namespace
 
 struct TimeZone::Impl {
@@ -53,8 +64,10 @@ Result<std::shared_ptr<const TimeZone>> TimeZone::Load(std::string_view name) {
   std::lock_guard lock(mu);
   if (auto it = loaded.find(name); it != loaded.end()) return it->second;
   auto impl = std::make_unique<Impl>();
-  // load_time_zone falls back to UTC for a name it cannot read, and says so by returning false.
-  if (!IsZoneName(name) || !cctz::load_time_zone(std::string(name), &impl->zone)) {
+  // load_time_zone falls back to UTC for a name it cannot read, and says so by returning false;
+  // but it also remembers every name it was asked for, so only names of files in the zoneinfo
+  // directory reach it (a client sending endless made-up names must not grow that map).
+  if (!IsZoneName(name) || !HasZoneFile(name) || !cctz::load_time_zone(std::string(name), &impl->zone)) {
     return Status::InvalidArgument("unable to find time zone " + std::string(name));
   }
   std::shared_ptr<const TimeZone> zone(new TimeZone(std::string(name), std::move(impl)));

@@ -34,6 +34,8 @@ TEST(TimeZoneTest, UnknownAndMalformedNamesAreRefused) {
   EXPECT_FALSE(TimeZone::Load("../../etc/passwd").ok());
   EXPECT_FALSE(TimeZone::Load("/etc/localtime").ok());
   EXPECT_FALSE(TimeZone::Load("").ok());
+  EXPECT_FALSE(TimeZone::Load("America").ok());   // a directory of zones
+  EXPECT_FALSE(TimeZone::Load("zone.tab").ok());  // a file of the directory that is no zone
   auto utc = TimeZone::Load("UTC");
   ASSERT_TRUE(utc.ok());
   EXPECT_TRUE((*utc)->is_utc());
