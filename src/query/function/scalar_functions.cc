@@ -175,8 +175,8 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
     e->type = ValueType::kFloat64;
     return Status::OK();
   }
-  if (n == "time_bucket" || n == "date_bin") {
-    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, n == "date_bin" ? 4 : 3));
+  if (n == "time_bucket" || n == "date_bin" || n == "date_bin_end") {
+    GNOMON_RETURN_IF_ERROR(ArgCount(*e, 2, n == "time_bucket" ? 3 : 4));
     GNOMON_RETURN_IF_ERROR(WidthArgument(args[0].get(), n));
     if (args[1]->type != ValueType::kTimestamp) {
       return Status::InvalidArgument(n + ": the second argument must be a timestamp");
@@ -373,11 +373,11 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
   for (const Value& v : args) {
     if (v.is_null()) return Value::Null();
   }
-  if (n == "time_bucket" || n == "date_bin" || n == "date_trunc") {
+  if (n == "time_bucket" || n == "date_bin" || n == "date_bin_end" || n == "date_trunc") {
     TimeBucketFn fn;
     int col;
     AsTimeBucket(e, &fn, &col);
-    if (e.children[1]->kind != BoundKind::kColumn) {
+    if (e.children[1]->kind != BoundKind::kColumn || n == "date_bin_end") {
       // Bucketing an expression: rebuild the parameters from the constant arguments.
       if (n == "date_trunc") {
         TruncUnit(args[0].s, &fn.width, &fn.calendar);
@@ -388,6 +388,9 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
         fn.zone = args.size() == 4 ? ZoneOf(args[3].s) : nullptr;
       }
     }
+    // date_bin_end: where date_bin's bucket of the time ends (its next bucket's start; not always
+    // width later in a zone with clock changes).
+    if (n == "date_bin_end") return Value::Timestamp(fn.BucketEnd(fn.Apply(args[1].i)));
     return Value::Timestamp(fn.Apply(args[1].i));
   }
   if (n == "to_timestamp") {

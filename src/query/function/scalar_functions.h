@@ -1,5 +1,6 @@
 // Scalar SQL functions: name resolution and typing at bind time, evaluation at run time.
 // Time functions: time_bucket(width, ts [, origin]), date_bin(width, ts [, origin [, zone]]),
+// date_bin_end (the same arguments: the end of date_bin's bucket),
 // date_trunc(unit, ts), now(), to_timestamp(seconds). Math: abs, floor, ceil, round, sqrt, ln,
 // log10, exp, power, random() (uniform in [0, 1), new for every row). Strings: lower, upper,
 // length, concat. Other: coalesce, nullif.

@@ -175,23 +175,26 @@ Result<std::string> IntegralSql(const ShapeInput& in) {
   const std::string tags = QuotedTags(in);
   if (!in.time_dim) {
     std::string time = SqlTimestamp(in.range.lower.value_or(0));
-    std::string body = "SELECT " + tags + time + " AS time, coalesce(sum((" + v + " + " + pv + ") / 2 * (" + t + " - " + pt +
+    std::string body = "SELECT " + tags + time + " AS time, coalesce(sum((" + v + " + " + pv + ") / 2.0 * (" + t + " - " + pt +
                        ")), 0) / " + unit_s + " AS " + Quote(in.names[0]) + " FROM (" + segs + ") AS " + Quote("__s") +
                        " GROUP BY " + Ordinals(in.group_tags.size() + 1);
     return Finish(in, body, in.names);
   }
-  const std::string width = std::to_string(static_cast<double>(in.time_dim->interval) / 1e9);
+  // A bucket's end is its next bucket's start: a width later, except where tz()'s clock changes
+  // made the bucket longer or shorter.
+  const std::string bucket_end = "date_bin_end(" + SqlInterval(in.time_dim->interval) + ", " + Quote("__ptime") + ", " +
+                                 SqlTimestamp(in.time_dim->offset) + ZoneArgument(in) + ")";
   std::string split = "SELECT " + tags + BucketOf(in, "time") + " AS " + Quote("__b") + ", " + BucketOf(in, Quote("__ptime")) +
                       " AS " + Quote("__pb") + ", " + t + ", " + v + ", " + pt + ", " + pv + ", date_part('epoch', " +
-                      BucketOf(in, Quote("__ptime")) + ") + " + width + " AS " + Quote("__be") + " FROM (" + segs + ") AS " +
+                      bucket_end + ") AS " + Quote("__be") + " FROM (" + segs + ") AS " +
                       Quote("__s") + " WHERE " + pv + " IS NOT NULL";
   const std::string be = Quote("__be");
   const std::string vb = "(" + pv + " + (" + v + " - " + pv + ") * (" + be + " - " + pt + ") / (" + t + " - " + pt + "))";
   const std::string same = Quote("__b") + " = " + Quote("__pb");
   std::string parts = "SELECT " + tags + Quote("__b") + " AS " + Quote("__bucket") + ", CASE WHEN " + same + " THEN (" + v +
-                      " + " + pv + ") / 2 * (" + t + " - " + pt + ") ELSE (" + v + " + " + vb + ") / 2 * (" + t + " - " +
+                      " + " + pv + ") / 2.0 * (" + t + " - " + pt + ") ELSE (" + v + " + " + vb + ") / 2.0 * (" + t + " - " +
                       be + ") END AS " + Quote("__area") + " FROM (" + split + ") AS " + Quote("__x") +
-                      " UNION ALL SELECT " + tags + Quote("__pb") + ", (" + pv + " + " + vb + ") / 2 * (" + be + " - " +
+                      " UNION ALL SELECT " + tags + Quote("__pb") + ", (" + pv + " + " + vb + ") / 2.0 * (" + be + " - " +
                       pt + ") FROM (" + split + ") AS " + Quote("__y") + " WHERE NOT (" + same + ")";
   const bool fill = in.select->fill != FillMode::kNone;
   std::string time = Quote("__bucket");
