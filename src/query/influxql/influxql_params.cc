@@ -58,7 +58,9 @@ Result<Token> BoolToken(bool b) { return Of(Token::Kind::kIdent, b ? "true" : "f
 // {"kind": value}: the explicitly typed forms.
 Result<Token> TypedToken(const JsonValue& v) {
   if (v.object().size() != 1) return Status::InvalidArgument("a typed parameter is an object with one member");
-  const auto& [kind, value] = *v.object().begin();
+  // Named references, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+  const std::string& kind = v.object().begin()->first;
+  const JsonValue& value = v.object().begin()->second;
   auto want_string = [&](Token::Kind k) -> Result<Token> {
     if (!value.is_string()) return Status::InvalidArgument("\"" + kind + "\" takes a string");
     return Of(k, value.string());
