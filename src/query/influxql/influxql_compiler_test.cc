@@ -46,6 +46,16 @@ TEST(InfluxqlCompiler, GroupByTimeFillsBucketsOverTheRange) {
             "ORDER BY 1");
 }
 
+TEST(InfluxqlCompiler, AFieldWithoutAVariableIsRefusedAsInfluxDbDoes) {
+  // Found by influxql_parser_fuzz: SELECT 3 compiled to SQL with an empty column name.
+  for (const char* q : {"SELECT 3 FROM cpu", "SELECT 3, usage_user FROM cpu", "SELECT (1 + 2) FROM cpu"}) {
+    auto c = Compile(q);
+    ASSERT_FALSE(c.ok()) << q;
+    EXPECT_EQ(c.status().message(), "field must contain at least one variable") << q;
+  }
+  EXPECT_TRUE(Compile("SELECT 3 + usage_user FROM cpu").ok());
+}
+
 TEST(InfluxqlCompiler, SeriesPerTagAndLimitPerSeries) {
   auto c = Compile("SELECT * FROM cpu GROUP BY \"hostname\" ORDER BY time DESC LIMIT 1");
   ASSERT_TRUE(c.ok()) << c.status().message();

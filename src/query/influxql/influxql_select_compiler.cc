@@ -182,7 +182,28 @@ Result<std::vector<Relation>> ResolveSource(const SelectStatement& outer, const 
 
 }  // namespace
 
+namespace {
+
+// Whether `e` reads a field or tag (a name, `*` or a /regex/), as every selected field must. A
+// call counts: each function checks its own arguments, with its own message.
+bool ContainsVariable(const Expr& e) {
+  if (e.kind == Expr::Kind::kVarRef || e.kind == Expr::Kind::kWildcard || e.kind == Expr::Kind::kRegex ||
+      e.kind == Expr::Kind::kCall) {
+    return true;
+  }
+  for (const auto& a : e.args) {
+    if (ContainsVariable(*a)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select, const CompileContext& ctx) {
+  // As InfluxDB: a constant (SELECT 3) is no field; it would also have no column name.
+  for (const Field& f : select.fields) {
+    if (!ContainsVariable(*f.expr)) return Status::InvalidArgument("field must contain at least one variable");
+  }
   // tz('zone'): buckets of its wall-clock time (ZoneArgument), times rendered at its offsets.
   std::shared_ptr<const TimeZone> zone;
   if (!select.tz.empty()) {
