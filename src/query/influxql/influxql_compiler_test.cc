@@ -54,6 +54,15 @@ TEST(InfluxqlCompiler, AFieldWithoutAVariableIsRefusedAsInfluxDbDoes) {
     EXPECT_EQ(c.status().message(), "field must contain at least one variable") << q;
   }
   EXPECT_TRUE(Compile("SELECT 3 + usage_user FROM cpu").ok());
+  // Found by it too: GROUP BY "" compiled to a column with an empty name.
+  auto empty_tag = Compile("SELECT * FROM cpu GROUP BY \"\" ORDER BY time DESC LIMIT 0");
+  ASSERT_FALSE(empty_tag.ok());
+  EXPECT_EQ(empty_tag.status().message(), "GROUP BY \"\": a tag key is never empty");
+  // So does a field named "" (InfluxDB answers a column of nulls named "").
+  auto empty_field = Compile("SELECT \"\", usage_user FROM cpu");
+  ASSERT_FALSE(empty_field.ok());
+  EXPECT_EQ(empty_field.status().message(), "\"\" names no field or tag: keys are never empty");
+  EXPECT_FALSE(Compile("SELECT mean(\"\") FROM cpu").ok());
 }
 
 TEST(InfluxqlCompiler, SeriesPerTagAndLimitPerSeries) {

@@ -197,12 +197,32 @@ bool ContainsVariable(const Expr& e) {
   return false;
 }
 
+// Whether `e` names a field or tag "" (no key is empty; such a name would also make an unnamed
+// SQL column).
+bool NamesEmptyKey(const Expr& e) {
+  if (e.kind == Expr::Kind::kVarRef && e.text.empty()) return true;
+  for (const auto& a : e.args) {
+    if (NamesEmptyKey(*a)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<std::vector<CompiledSelect>> CompileSelect(const SelectStatement& select, const CompileContext& ctx) {
   // As InfluxDB: a constant (SELECT 3) is no field; it would also have no column name.
   for (const Field& f : select.fields) {
     if (!ContainsVariable(*f.expr)) return Status::InvalidArgument("field must contain at least one variable");
+    if (NamesEmptyKey(*f.expr)) {
+      return Status::InvalidArgument("\"\" names no field or tag: keys are never empty");
+    }
+  }
+  // No tag key is empty (line protocol cannot write one). InfluxDB answers GROUP BY "" with an
+  // empty tag of that name; Gnomon refuses it rather than invent a column with no name.
+  for (const Dimension& d : select.dimensions) {
+    if (d.kind == Dimension::Kind::kTag && d.name.empty()) {
+      return Status::InvalidArgument("GROUP BY \"\": a tag key is never empty");
+    }
   }
   // tz('zone'): buckets of its wall-clock time (ZoneArgument), times rendered at its offsets.
   std::shared_ptr<const TimeZone> zone;
