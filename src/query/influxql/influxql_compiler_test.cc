@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "src/query/influxql/influxql_parser.h"
+#include "src/query/parser/parser.h"
 
 namespace gnomon::query::influxql {
 namespace {
@@ -63,6 +64,21 @@ TEST(InfluxqlCompiler, AFieldWithoutAVariableIsRefusedAsInfluxDbDoes) {
   ASSERT_FALSE(empty_field.ok());
   EXPECT_EQ(empty_field.status().message(), "\"\" names no field or tag: keys are never empty");
   EXPECT_FALSE(Compile("SELECT mean(\"\") FROM cpu").ok());
+}
+
+TEST(InfluxqlCompiler, LongOrChainsCompileToFlatSql) {
+  // Grafana's multi-value variables: one OR term per selected host. Found by influxql_parser_fuzz:
+  // each pair parenthesised nested past the SQL parser's limit of 100 levels.
+  std::string q = "SELECT max(usage_user) FROM cpu WHERE (";
+  for (int i = 0; i < 500; ++i) q += (i ? " OR " : "") + std::string("hostname = 'host_") + std::to_string(i) + "'";
+  q += ") AND time >= '2023-06-11T00:00:00Z' AND time < '2023-06-11T01:00:00Z' AND usage_user > 1 GROUP BY time(1m)";
+  auto c = Compile(q);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const std::string& sql = (*c)[0].sql;
+  auto parsed = ParseSql(sql);
+  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_NE(sql.find("(((hostname = 'host_0' OR hostname = 'host_1' OR hostname = 'host_2' OR"), std::string::npos)
+      << sql.substr(0, 300);
 }
 
 TEST(InfluxqlCompiler, SeriesPerTagAndLimitPerSeries) {

@@ -117,6 +117,16 @@ Result<std::string> TagComparison(const std::string& tag, const std::string& op,
   return "coalesce(" + col + ", '') " + op + " " + SqlString(value);
 }
 
+// The operands of the chain of `op` at `e` (a op b op c, however it associates), in order.
+void CollectChain(const Expr& e, const std::string& op, std::vector<const Expr*>* out) {
+  if (e.kind == Expr::Kind::kBinary && e.text == op) {
+    CollectChain(*e.args[0], op, out);
+    CollectChain(*e.args[1], op, out);
+  } else {
+    out->push_back(&e);
+  }
+}
+
 }  // namespace
 
 Result<std::string> ConditionSql(const Expr& e, const Relation& rel, int64_t now_ns) {
@@ -133,9 +143,17 @@ Result<std::string> ConditionSql(const Expr& e, const Relation& rel, int64_t now
   }
   const std::string& op = e.text;
   if (op == "AND" || op == "OR") {
-    GNOMON_ASSIGN_OR_RETURN(std::string l, ConditionSql(*e.args[0], rel, now_ns));
-    GNOMON_ASSIGN_OR_RETURN(std::string r, ConditionSql(*e.args[1], rel, now_ns));
-    return "(" + l + " " + op + " " + r + ")";
+    // A chain of one operator (Grafana's `host = 'a' OR host = 'b' OR ...` over hundreds of
+    // values) becomes one flat SQL chain: parenthesising each pair would nest as deep as the chain
+    // is long, past the SQL parser's nesting limit.
+    std::vector<const Expr*> operands;
+    CollectChain(e, op, &operands);
+    std::string sql = "(";
+    for (size_t i = 0; i < operands.size(); ++i) {
+      GNOMON_ASSIGN_OR_RETURN(std::string part, ConditionSql(*operands[i], rel, now_ns));
+      sql += (i ? " " + op + " " : "") + part;
+    }
+    return sql + ")";
   }
   const Expr& left = Unparen(*e.args[0]);
   const Expr& right = Unparen(*e.args[1]);
