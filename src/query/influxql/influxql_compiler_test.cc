@@ -42,8 +42,8 @@ TEST(InfluxqlCompiler, GroupByTimeFillsBucketsOverTheRange) {
   EXPECT_EQ((*c)[0].sql,
             "SELECT date_bin_gapfill(INTERVAL '1 hour', time, TIMESTAMP '1970-01-01T00:00:00Z', "
             "TIMESTAMP '2023-06-11T08:00:00Z', TIMESTAMP '2023-06-11T16:00:00Z') AS time, "
-            "max(usage_user) AS max, max(usage_system) AS max_1 FROM db.cpu WHERE ((hostname = 'host_1' AND "
-            "time >= TIMESTAMP '2023-06-11T08:00:00Z') AND time < TIMESTAMP '2023-06-11T16:00:00Z') GROUP BY 1 "
+            "max(usage_user) AS max, max(usage_system) AS max_1 FROM db.cpu WHERE (hostname = 'host_1' AND "
+            "time >= TIMESTAMP '2023-06-11T08:00:00Z' AND time < TIMESTAMP '2023-06-11T16:00:00Z') GROUP BY 1 "
             "ORDER BY 1");
 }
 
