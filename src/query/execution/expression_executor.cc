@@ -383,11 +383,15 @@ Status Evaluate(const BoundExpr& e, const Chunk& chunk, Vector* out) {
     case BoundKind::kCall: {
       TimeBucketFn fn;
       int col;
-      if (AsTimeBucket(e, &fn, &col)) {
+      const bool bucket = AsTimeBucket(e, &fn, &col);
+      if (bucket || AsBucketEnd(e, &fn, &col)) {
         const Vector& t = chunk.columns[col];
         InitVector(out, ValueType::kTimestamp);
         out->i64.resize(t.i64.size());
-        for (size_t i = 0; i < t.i64.size(); ++i) out->i64[i] = fn.Apply(t.i64[i]);
+        for (size_t i = 0; i < t.i64.size(); ++i) {
+          const int64_t start = fn.Apply(t.i64[i]);
+          out->i64[i] = bucket ? start : fn.BucketEnd(start);
+        }
         out->validity = t.validity;
         return Status::OK();
       }

@@ -320,18 +320,26 @@ Status ResolveScalarFunction(BoundExpr* e, int64_t now_ns) {
   return Status::InvalidArgument("function " + n + " does not exist");
 }
 
+namespace {
+
+// The fixed-width bucket of a time_bucket, date_bin or date_bin_end call from its constant
+// arguments (width, origin, zone), of a time column.
+bool FixedBucketOfColumn(const BoundExpr& e, TimeBucketFn* fn, int* column) {
+  if (e.children[1]->kind != BoundKind::kColumn) return false;
+  fn->width = e.children[0]->constant.i;
+  fn->origin = e.name == "time_bucket" ? kTimescaleOrigin : 0;
+  if (e.children.size() >= 3) fn->origin = e.children[2]->constant.i;
+  fn->zone = e.children.size() == 4 ? ZoneOf(e.children[3]->constant.s) : nullptr;
+  fn->calendar = TimeBucketFn::Calendar::kNone;
+  *column = e.children[1]->column;
+  return true;
+}
+
+}  // namespace
+
 bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column) {
   if (e.kind != BoundKind::kCall) return false;
-  if (e.name == "time_bucket" || e.name == "date_bin") {
-    if (e.children[1]->kind != BoundKind::kColumn) return false;
-    fn->width = e.children[0]->constant.i;
-    fn->origin = e.name == "time_bucket" ? kTimescaleOrigin : 0;
-    if (e.children.size() >= 3) fn->origin = e.children[2]->constant.i;
-    fn->zone = e.children.size() == 4 ? ZoneOf(e.children[3]->constant.s) : nullptr;
-    fn->calendar = TimeBucketFn::Calendar::kNone;
-    *column = e.children[1]->column;
-    return true;
-  }
+  if (e.name == "time_bucket" || e.name == "date_bin") return FixedBucketOfColumn(e, fn, column);
   if (e.name == "date_trunc") {
     if (e.children[1]->kind != BoundKind::kColumn) return false;
     TruncUnit(e.children[0]->constant.s, &fn->width, &fn->calendar);
@@ -340,6 +348,10 @@ bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column) {
     return true;
   }
   return false;
+}
+
+bool AsBucketEnd(const BoundExpr& e, TimeBucketFn* fn, int* column) {
+  return e.kind == BoundKind::kCall && e.name == "date_bin_end" && FixedBucketOfColumn(e, fn, column);
 }
 
 Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& args) {
@@ -376,8 +388,7 @@ Result<Value> EvalScalarFunction(const BoundExpr& e, const std::vector<Value>& a
   if (n == "time_bucket" || n == "date_bin" || n == "date_bin_end" || n == "date_trunc") {
     TimeBucketFn fn;
     int col;
-    AsTimeBucket(e, &fn, &col);
-    if (e.children[1]->kind != BoundKind::kColumn || n == "date_bin_end") {
+    if (!AsTimeBucket(e, &fn, &col) && !AsBucketEnd(e, &fn, &col)) {
       // Bucketing an expression: rebuild the parameters from the constant arguments.
       if (n == "date_trunc") {
         TruncUnit(args[0].s, &fn.width, &fn.calendar);

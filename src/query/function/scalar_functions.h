@@ -46,5 +46,7 @@ struct TimeBucketFn {
 };
 // If `e` is a bucketing call whose timestamp argument is input column `*column`, fills *fn.
 bool AsTimeBucket(const BoundExpr& e, TimeBucketFn* fn, int* column);
+// The same for date_bin_end, whose value is fn->BucketEnd(fn->Apply(t)) (not a bucket key).
+bool AsBucketEnd(const BoundExpr& e, TimeBucketFn* fn, int* column);
 
 }  // namespace gnomon::query

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/base/time_zone.h"
+
 namespace gnomon::query::influxql {
 
 const Expr& Unparen(const Expr& e) { return e.kind == Expr::Kind::kParen ? Unparen(*e.args[0]) : e; }
@@ -55,7 +57,11 @@ std::string BucketOf(const ShapeInput& in, const std::string& column) {
 
 std::string ZoneArgument(const ShapeInput& in) {
   const std::string& tz = in.select->tz;
-  if (tz.empty() || tz == "UTC" || tz == "Etc/UTC") return "";
+  if (tz.empty()) return "";
+  // UTC by the zone's own account (UTC, Etc/UTC, Zulu, ...), as CompileSelect decides it; the
+  // parser has already refused a zone the system lacks.
+  auto zone = TimeZone::Load(tz);
+  if (!zone.ok() || (*zone)->is_utc()) return "";
   return ", " + SqlString(tz);
 }
 
